@@ -1,0 +1,42 @@
+/*
+ * lh_base.h — definitions shared by every C file of LoopHunter's native side.
+ *
+ * Contract for all code under CShim/ (the core is linked into libloophunter.so, which runs inside
+ * someone else's program): it may run before main, in any thread, inside the host's malloc or a
+ * signal handler. So it never allocates through malloc (memory comes from mmap), never takes a lock
+ * the host could hold, never uses stdio (diagnostics are raw write(2) to fd 2), preserves errno
+ * where the host could observe it, and keeps no state on the stack larger than a few hundred bytes
+ * (threads may have PTHREAD_STACK_MIN stacks; signal handlers may run on a SIGSTKSZ alt stack).
+ *
+ * Atomics: every atomic access names its memory order explicitly (the *_explicit forms), with the
+ * reason beside it when it is stronger than relaxed.
+ */
+#ifndef LH_BASE_H
+#define LH_BASE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(LH_PRELOAD_BUILD)
+#define LH_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define LH_HIDDEN
+#endif
+#define LH_EXPORT __attribute__((visibility("default")))
+#define LH_LIKELY(x) __builtin_expect(!!(x), 1)
+#define LH_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LH_NOINLINE __attribute__((noinline))
+#define LH_ARRAY_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Report schema version written by this build (docs/report-schema.md). */
+#define LH_SCHEMA_MAJOR 1
+#define LH_SCHEMA_MINOR 0
+#define LH_VERSION_STRING "0.1.0"
+
+/* Nanoseconds on CLOCK_MONOTONIC / CLOCK_REALTIME (vDSO; async-signal-safe). */
+uint64_t lh_now_ns(void) LH_HIDDEN;
+uint64_t lh_wall_ns(void) LH_HIDDEN;
+
+#endif

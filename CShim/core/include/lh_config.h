@@ -1,0 +1,85 @@
+/*
+ * lh_config.h — LoopHunter's configuration: every LOOPHUNTER_* environment variable, declared once.
+ *
+ * Parsing runs at start-up (possibly before main, possibly inside the first hook called): it reads
+ * the environment array it is given, never allocates, and reports each bad value as one line
+ * through the caller's `emit` callback naming the variable, the bad value and the value used
+ * instead. A bad value never stops anything: the documented default is used.
+ */
+#ifndef LH_CONFIG_H
+#define LH_CONFIG_H
+
+#include "lh_base.h"
+
+/* Whole-number variables: field, LOOPHUNTER_ suffix, default, minimum, maximum, meaning. */
+#define LH_CONFIG_NUMBERS(X)                                                                        \
+    X(threshold, "THRESHOLD", 100, 2, 16000000,                                                    \
+      "layouts of one object in one event-loop iteration above which a layout-storm is reported")  \
+    X(streak, "STREAK", 60, 2, 1000000,                                                            \
+      "back-to-back hot iterations (relaid out more than once, or resized) that make a "           \
+      "layout-streak")                                                                             \
+    X(streak_gap_ms, "STREAK_GAP_MS", 25, 1, 60000,                                                \
+      "two layout iterations are back-to-back when the loop asked to sleep at most this long "     \
+      "between them, or they started at most this far apart")                                     \
+    X(table_slots, "TABLE_SLOTS", 16384, 64, 16777216,                                             \
+      "capacity of the (object, hook) table, rounded up to a power of two; calls beyond it are "   \
+      "counted as dropped")                                                                        \
+    X(max_frames, "MAX_FRAMES", 64, 1, 256, "stack frames captured per report")                   \
+    X(max_reports, "MAX_REPORTS", 100, 0, 1000000, "breach reports written per process at most") \
+    X(throttle_secs, "THROTTLE_SECS", 0, 0, 31536000,                                             \
+      "one report per fingerprint per this many seconds; 0: one per fingerprint per process")     \
+    X(history, "HISTORY", 32, 1, 256, "event-loop iterations of history kept in each report")
+
+/* On/off variables: field, suffix, default, meaning. */
+#define LH_CONFIG_FLAGS(X)                                                                          \
+    X(disable, "DISABLE", false, "kill switch: every hook becomes a plain forward, nothing is written") \
+    X(verbose, "VERBOSE", false, "one stderr line per report written")
+
+/* Text variables: field, suffix, capacity, default, meaning. An empty default is computed at load
+ * time (the report directory: /tmp/loophunter-<uid>). */
+#define LH_CONFIG_STRINGS(X)                                                                        \
+    X(dir, "DIR", 3072, "", "report directory (created 0700; must be owned by you, not group/world writable)") \
+    X(loop_libs, "LOOP_LIBS", 512, "libglib-2.0.so,libtoykit.so",                                 \
+      "comma-separated library names whose poll() calls mark event-loop iterations")              \
+    X(hooks, "HOOKS", 128, "layout,loop", "comma-separated hook families to enable (layout, loop)")
+
+#define LH_CONFIG_MAX_LOOP_LIBS 8
+#define LH_CONFIG_MAX_MESSAGES 16
+#define LH_CONFIG_MESSAGE_LEN 240
+
+/* Hook families (LOOPHUNTER_HOOKS); bit i = family i. */
+enum {
+    LH_FAMILY_LAYOUT = 1u << 0, /* layout entry points of toolkits */
+    LH_FAMILY_LOOP = 1u << 1,   /* poll()-family: event-loop iteration boundaries */
+};
+
+typedef struct lh_config {
+#define LH_FIELD_NUMBER(field, name, def, lo, hi, help) uint64_t field;
+#define LH_FIELD_FLAG(field, name, def, help) bool field;
+#define LH_FIELD_STRING(field, name, cap, def, help) char field[cap];
+    LH_CONFIG_NUMBERS(LH_FIELD_NUMBER)
+    LH_CONFIG_FLAGS(LH_FIELD_FLAG)
+    LH_CONFIG_STRINGS(LH_FIELD_STRING)
+#undef LH_FIELD_NUMBER
+#undef LH_FIELD_FLAG
+#undef LH_FIELD_STRING
+    /* Derived from the strings above. */
+    unsigned families;                          /* LH_FAMILY_* bits */
+    size_t loop_lib_count;
+    char loop_lib[LH_CONFIG_MAX_LOOP_LIBS][64]; /* split LOOP_LIBS */
+} lh_config;
+
+/* Receives each message line (no trailing newline), e.g.
+ * `loophunter: LOOPHUNTER_THRESHOLD="abc" is not a whole number; using 100 (allowed 2..16000000)` */
+typedef void (*lh_config_emit)(void *ctx, const char *line);
+
+/* Fills `cfg` with defaults, then applies the LOOPHUNTER_* entries of `envp` (NULL-terminated
+ * "NAME=value" strings). `uid` names the default directory. Returns the number of messages. */
+int lh_config_load(lh_config *cfg, char *const *envp, unsigned uid, lh_config_emit emit, void *ctx) LH_HIDDEN;
+
+/* Metadata for the summary and the docs: walks every variable and its value in force. */
+typedef void (*lh_config_visit_fn)(void *ctx, const char *name, const char *value_text,
+                                   uint64_t number, int kind /* 0 number, 1 flag, 2 text */);
+void lh_config_visit(const lh_config *cfg, lh_config_visit_fn fn, void *ctx) LH_HIDDEN;
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * lh_modules.h — which loaded module an address belongs to: path, build-id, module offset, and the
+ * in-process symbol when the dynamic symbol table proves it (size-checked).
+ *
+ * Runs at start-up and on the breach path (never on a counting path). Uses dl_iterate_phdr and
+ * dladdr1, which take the dynamic loader's recursive lock: callers must hold no lock of their own
+ * (LoopHunter has none), so a dlopen in another thread can only make us wait, never deadlock.
+ * Writes only into caller-provided memory.
+ */
+#ifndef LH_MODULES_H
+#define LH_MODULES_H
+
+#include "lh_base.h"
+
+typedef struct lh_range {
+    uintptr_t lo, hi; /* [lo, hi) */
+} lh_range;
+
+#define LH_BUILD_ID_MAX 32 /* bytes; GNU build-ids are 20 (sha1) or 16 (md5/uuid) */
+
+typedef struct lh_module {
+    uintptr_t base;                     /* load bias: module offset = address - base */
+    const char *path;                   /* in the caller's pool */
+    char build_id[LH_BUILD_ID_MAX * 2 + 1]; /* lower-case hex, "" when the module has none */
+} lh_module;
+
+typedef struct lh_frame {
+    uintptr_t pc;            /* return address (the first frame: the call site of the hook) */
+    uintptr_t offset;        /* pc - module base; symbolize at offset - 1 (inside the call) */
+    int module;              /* index into the modules array, -1 when no module contains pc */
+    const char *symbol;      /* exported symbol that provably contains pc - 1, else NULL */
+    uintptr_t symbol_offset; /* pc - symbol start */
+} lh_frame;
+
+/* Executable ranges of the loaded modules whose file name starts with one of `names` (e.g.
+ * "libglib-2.0.so"); writes at most `max` ranges. Returns how many were found. */
+size_t lh_modules_ranges_named(const char names[][64], size_t name_count, lh_range *out,
+                               size_t max) LH_HIDDEN;
+
+/* The executable range of the module containing `address` (e.g. LoopHunter itself). */
+bool lh_modules_range_of(const void *address, lh_range *out) LH_HIDDEN;
+
+/* Resolves `count` return addresses. `exe_path` names the main program (its dl_iterate_phdr name
+ * is empty). Module paths and symbol names are copied into `pool`. Returns the module count. */
+size_t lh_modules_resolve(const uintptr_t *pcs, size_t count, lh_frame *frames, lh_module *modules,
+                          size_t max_modules, char *pool, size_t pool_size,
+                          const char *exe_path) LH_HIDDEN;
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * lh_report.h — the breach report: its data and its JSON form (schema in docs/report-schema.md).
+ *
+ * Composition runs on the breach path inside a hook: it only writes into the lh_buf it is given.
+ */
+#ifndef LH_REPORT_H
+#define LH_REPORT_H
+
+#include "lh_buf.h"
+#include "lh_modules.h"
+
+#define LH_OBJECT_TEXT 128
+#define LH_OBJECT_MAX_ANCESTORS 24
+
+/* One iteration of a thread's event loop, oldest first in a report's history. */
+typedef struct lh_hist {
+    uint64_t iteration;     /* the thread's iteration number */
+    uint64_t start_us;      /* since LoopHunter started in this process */
+    uint64_t busy_us;       /* from the loop's wake-up to its next wait (or to the report) */
+    uint32_t layout_calls;  /* layout calls counted on the thread in that iteration */
+    int32_t wait_ms;        /* how long the loop then asked to sleep; -1: forever; -2: unknown */
+} lh_hist;
+
+typedef struct lh_view_name {
+    char type[LH_OBJECT_TEXT];
+    char name[LH_OBJECT_TEXT]; /* "" when the object has none */
+} lh_view_name;
+
+/* What a toolkit adapter can tell about an object (all copied: the object may die later). */
+typedef struct lh_object_desc {
+    uintptr_t address;
+    lh_view_name node;                                   /* the object itself */
+    size_t ancestor_count;                               /* root first */
+    lh_view_name ancestors[LH_OBJECT_MAX_ANCESTORS];
+    bool ancestors_truncated;
+    bool has_geometry;
+    int x, y, width, height;
+} lh_object_desc;
+
+/* Another object caught in the same loop: past half the limit in the same iteration(s). */
+typedef struct lh_report_member {
+    uintptr_t address;
+    const char *hook;
+    char type[64];
+    char name[64];
+    uint64_t count;          /* same unit as the report's count */
+} lh_report_member;
+
+typedef struct lh_report_data {
+    const char *kind;            /* "layout-storm", "layout-streak" */
+    const char *id;              /* unique: run tag, pid, sequence */
+    uint64_t wall_ns;
+    int pid, ppid;
+    const char *executable;
+    int tid;
+    const char *thread_name;
+    uint64_t iteration, layout_iteration;
+    const char *hook, *family, *toolkit;
+    const lh_object_desc *object;
+    uint64_t count, threshold;   /* storm: layouts this iteration / LOOPHUNTER_THRESHOLD;
+                                    streak: hot iterations in a row / LOOPHUNTER_STREAK */
+    const char *count_unit;
+    /* streak only: the last hot iteration's layouts and the sizes around it */
+    uint32_t last_iteration_layouts;
+    uint64_t size_before, size_after; /* width << 32 | height, LH_GEOMETRY_NONE unknown */
+    uint64_t streak_gap_ms;
+    const lh_report_member *members;
+    size_t member_count;
+    const lh_hist *history;
+    size_t history_count;
+    const lh_frame *frames;
+    size_t frame_count;
+    bool frames_truncated;
+    const lh_module *modules;
+    size_t module_count;
+    uint64_t fingerprint;
+} lh_report_data;
+
+/* Writes the report as one JSON object. Returns false when `out` overflowed. */
+bool lh_report_compose(lh_buf *out, const lh_report_data *r) LH_HIDDEN;
+
+/* A stable fingerprint (across runs and ASLR): kind, hook, object type, and the module file names
+ * and offsets of the top `depth` frames. */
+uint64_t lh_report_fingerprint(const char *kind, const char *hook, const char *type,
+                               const lh_frame *frames, size_t frame_count, const lh_module *modules,
+                               size_t depth) LH_HIDDEN;
+
+/* "TkWindow 'main' > Toolbar 'toolbar' > StatusLabel 'status'" */
+void lh_report_path_text(lh_buf *out, const lh_object_desc *o) LH_HIDDEN;
+
+#endif

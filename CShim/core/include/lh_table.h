@@ -1,0 +1,94 @@
+/*
+ * lh_table.h — the lock-free (object, hook) table that layout counts live in.
+ *
+ * Runs on every counted layout call, in any thread, possibly inside a signal handler: no locks, no
+ * allocation after lh_table_init (which maps the whole table with mmap at start-up), bounded work
+ * per call (at most LH_TABLE_MAX_PROBE slots are looked at).
+ *
+ * - Open addressing with linear probing; a slot is claimed by compare-and-swap of its key from 0,
+ *   so concurrent inserts of the same or different keys never lose one. Keys are never removed.
+ * - Each slot's count word is `epoch << 24 | count`, tagged with the event-loop iteration (epoch)
+ *   it belongs to. Epochs are unique across threads, so a count resets for free the first time a
+ *   slot is touched in a new iteration: no sweep, no per-iteration work.
+ * - When the table is full (or the probe window is), the call is counted as dropped and the caller
+ *   goes on: the table never blocks and never grows.
+ * - Counting uses a relaxed load and a relaxed store (no locked instruction): exact for an object
+ *   that one thread at a time lays out (every GUI toolkit's rule: objects belong to one thread);
+ *   for an object laid out by two threads at the same instant a count may be lost, never corrupted.
+ */
+#ifndef LH_TABLE_H
+#define LH_TABLE_H
+
+#include "lh_base.h"
+
+#define LH_COUNT_BITS 24
+#define LH_COUNT_MAX ((UINT32_C(1) << LH_COUNT_BITS) - 1)
+#define LH_EPOCH_MASK ((UINT64_C(1) << (64 - LH_COUNT_BITS)) - 1)
+#define LH_TABLE_MAX_PROBE 128
+#define LH_GEOMETRY_NONE UINT64_MAX
+
+/* One (object, hook) entry: 64 bytes, one cache line. */
+typedef struct lh_slot {
+    _Atomic uint64_t key;   /* 0: empty; else object address (56 bits) | (hook + 1) << 56 */
+    _Atomic uint64_t count; /* (epoch & LH_EPOCH_MASK) << 24 | calls in that epoch (saturating) */
+    /* Streak-detector state, written by the thread that lays the object out (relaxed: a value
+     * seen from another thread may be stale, which can only delay or hasten a streak). */
+    _Atomic uint64_t last_layout_iter; /* the thread's layout-iteration number last laid out in */
+    _Atomic uint64_t geometry;         /* width << 32 | height at the start of that iteration */
+    _Atomic uint32_t streak;           /* hot layout iterations in a row, ending before the last */
+    _Atomic uint32_t linked;           /* last_layout_iter was back-to-back with the one before */
+    _Atomic uint32_t reported_streak;  /* streak value already reported (no repeat per streak) */
+    uint32_t pad_[5];
+} lh_slot;
+
+typedef struct lh_table {
+    lh_slot *slots;
+    uint64_t mask;                /* capacity - 1 (capacity is a power of two) */
+    uint64_t capacity;
+    _Atomic uint64_t used;        /* slots claimed: objects tracked (relaxed counter) */
+    _Atomic uint64_t dropped;     /* calls not counted because the table was full (relaxed) */
+} lh_table;
+
+/* Maps `capacity` slots (a power of two) with mmap. Returns 0, or -errno. */
+int lh_table_init(lh_table *t, uint64_t capacity) LH_HIDDEN;
+/* Forgets every entry (after fork: the child starts with an empty table). */
+void lh_table_clear(lh_table *t) LH_HIDDEN;
+
+static inline uint64_t lh_table_key(const void *object, unsigned hook) {
+    return ((uint64_t)(uintptr_t)object & ((UINT64_C(1) << 56) - 1)) | ((uint64_t)(hook + 1) << 56);
+}
+
+/* The slot of (object, hook), claimed if new; NULL when the table is full (counted as dropped). */
+lh_slot *lh_table_slot(lh_table *t, const void *object, unsigned hook) LH_HIDDEN;
+
+/* Counts one call in `epoch` (never 0). Returns the calls counted in this epoch including this one.
+ * When this is the slot's first call in `epoch`, *rolled_from receives the previous count word
+ * (0 if the slot was new), so the caller can judge the iteration that just ended for the object;
+ * otherwise *rolled_from is left alone and false is returned through *rolled. */
+static inline uint32_t lh_slot_count(lh_slot *s, uint64_t epoch, bool *rolled, uint64_t *rolled_from) {
+    uint64_t tag = (epoch & LH_EPOCH_MASK) << LH_COUNT_BITS;
+    /* relaxed: the count publishes nothing else; see the file comment for the race it allows. */
+    uint64_t w = atomic_load_explicit(&s->count, memory_order_relaxed);
+    if ((w & ~(uint64_t)LH_COUNT_MAX) == tag) {
+        uint32_t c = (uint32_t)(w & LH_COUNT_MAX);
+        if (c < LH_COUNT_MAX) {
+            c++;
+            atomic_store_explicit(&s->count, tag | c, memory_order_relaxed);
+        }
+        *rolled = false;
+        return c;
+    }
+    atomic_store_explicit(&s->count, tag | 1u, memory_order_relaxed);
+    *rolled = true;
+    *rolled_from = w;
+    return 1;
+}
+
+/* Statistics (relaxed reads). */
+static inline uint64_t lh_table_used(lh_table *t) { return atomic_load_explicit(&t->used, memory_order_relaxed); }
+static inline uint64_t lh_table_dropped(lh_table *t) { return atomic_load_explicit(&t->dropped, memory_order_relaxed); }
+
+static inline uint32_t lh_count_of(uint64_t word) { return (uint32_t)(word & LH_COUNT_MAX); }
+static inline uint64_t lh_epoch_of(uint64_t word) { return word >> LH_COUNT_BITS; }
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * lh_modules.c — address → module resolution for breach reports and loop-library detection.
+ *
+ * Runs at start-up and on the breach path only. dl_iterate_phdr and dladdr1 take the loader's
+ * recursive lock; we hold none of our own, so this cannot deadlock against dlopen/dlclose. Nothing
+ * here allocates: results go into caller-provided arrays and a string pool.
+ */
+#define _GNU_SOURCE
+#include "lh_modules.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+
+/* ---- names and ranges ---------------------------------------------------------------------- */
+
+static const char *file_name(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? slash + 1 : path;
+}
+
+typedef struct ranges_ctx {
+    const char (*names)[64];
+    size_t name_count;
+    lh_range *out;
+    size_t max, found;
+} ranges_ctx;
+
+static void add_exec_segments(struct dl_phdr_info *info, lh_range *out, size_t max, size_t *found) {
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || *found >= max) continue;
+        out[*found].lo = info->dlpi_addr + ph->p_vaddr;
+        out[*found].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        (*found)++;
+    }
+}
+
+static int ranges_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    ranges_ctx *c = arg;
+    const char *name = file_name(info->dlpi_name != NULL ? info->dlpi_name : "");
+    for (size_t i = 0; i < c->name_count; i++) {
+        size_t n = strlen(c->names[i]);
+        if (n > 0 && strncmp(name, c->names[i], n) == 0) {
+            add_exec_segments(info, c->out, c->max, &c->found);
+            break;
+        }
+    }
+    return 0;
+}
+
+size_t lh_modules_ranges_named(const char names[][64], size_t name_count, lh_range *out, size_t max) {
+    ranges_ctx c = {names, name_count, out, max, 0};
+    dl_iterate_phdr(ranges_cb, &c);
+    return c.found;
+}
+
+typedef struct range_of_ctx {
+    uintptr_t address;
+    lh_range *out;
+    bool found;
+} range_of_ctx;
+
+static bool contains(struct dl_phdr_info *info, uintptr_t a) {
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && a >= lo && a < lo + ph->p_memsz) return true;
+    }
+    return false;
+}
+
+static int range_of_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    range_of_ctx *c = arg;
+    if (!contains(info, c->address)) return 0;
+    size_t found = 0;
+    add_exec_segments(info, c->out, 1, &found);
+    c->found = found == 1;
+    return 1;
+}
+
+bool lh_modules_range_of(const void *address, lh_range *out) {
+    range_of_ctx c = {(uintptr_t)address, out, false};
+    dl_iterate_phdr(range_of_cb, &c);
+    return c.found;
+}
+
+/* ---- frame resolution ---------------------------------------------------------------------- */
+
+typedef struct pool {
+    char *mem;
+    size_t size, used;
+} pool;
+
+static const char *pool_copy(pool *p, const char *s) {
+    size_t n = strlen(s) + 1;
+    if (p->used + n > p->size) return NULL;
+    char *dst = p->mem + p->used;
+    memcpy(dst, s, n);
+    p->used += n;
+    return dst;
+}
+
+/* The GNU build-id note of a loaded module, as hex, or "". */
+static void read_build_id(struct dl_phdr_info *info, char *hex) {
+    static const char digits[] = "0123456789abcdef";
+    hex[0] = '\0';
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE) continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        const unsigned char *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            size_t name_size = (nh->n_namesz + 3u) & ~3u;
+            size_t desc_size = (nh->n_descsz + 3u) & ~3u;
+            const unsigned char *name = p + sizeof *nh;
+            const unsigned char *desc = name + name_size;
+            if (desc + desc_size > end) break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0) {
+                size_t n = nh->n_descsz < LH_BUILD_ID_MAX ? nh->n_descsz : LH_BUILD_ID_MAX;
+                for (size_t k = 0; k < n; k++) {
+                    hex[2 * k] = digits[desc[k] >> 4];
+                    hex[2 * k + 1] = digits[desc[k] & 0xf];
+                }
+                hex[2 * n] = '\0';
+                return;
+            }
+            p = desc + desc_size;
+        }
+    }
+}
+
+typedef struct resolve_ctx {
+    const uintptr_t *pcs;
+    size_t count;
+    lh_frame *frames;
+    lh_module *modules;
+    size_t max_modules, module_count;
+    pool *pool;
+    const char *exe_path;
+} resolve_ctx;
+
+static int resolve_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    resolve_ctx *c = arg;
+    int index = -1;
+    for (size_t f = 0; f < c->count; f++) {
+        if (c->frames[f].module >= 0 || !contains(info, c->pcs[f])) continue;
+        if (index < 0) {
+            if (c->module_count >= c->max_modules) return 1;
+            index = (int)c->module_count++;
+            lh_module *m = &c->modules[index];
+            const char *name = info->dlpi_name;
+            if (name == NULL || name[0] == '\0') name = c->exe_path != NULL ? c->exe_path : "";
+            m->base = info->dlpi_addr;
+            m->path = pool_copy(c->pool, name);
+            read_build_id(info, m->build_id);
+        }
+        c->frames[f].module = index;
+        c->frames[f].offset = c->pcs[f] - info->dlpi_addr;
+    }
+    return 0;
+}
+
+/* The exported symbol containing pc - 1, if the dynamic symbol table proves it by its size. */
+static void resolve_symbol(lh_frame *f, pool *p) {
+    Dl_info info;
+    const ElfW(Sym) *sym = NULL;
+    uintptr_t at = f->pc - 1;
+    if (dladdr1((void *)at, &info, (void **)&sym, RTLD_DL_SYMENT) == 0) return;
+    if (info.dli_sname == NULL || info.dli_saddr == NULL || sym == NULL) return;
+    uintptr_t start = (uintptr_t)info.dli_saddr;
+    /* dladdr returns the nearest exported symbol below the address; in a stripped library that is
+     * often a different function. Trust it only when the address lies inside its extent. */
+    if (at < start || at >= start + sym->st_size) return;
+    f->symbol = pool_copy(p, info.dli_sname);
+    f->symbol_offset = f->pc - start;
+}
+
+size_t lh_modules_resolve(const uintptr_t *pcs, size_t count, lh_frame *frames, lh_module *modules,
+                          size_t max_modules, char *pool_mem, size_t pool_size, const char *exe_path) {
+    pool p = {pool_mem, pool_size, 0};
+    for (size_t f = 0; f < count; f++) {
+        frames[f].pc = pcs[f];
+        frames[f].offset = 0;
+        frames[f].module = -1;
+        frames[f].symbol = NULL;
+        frames[f].symbol_offset = 0;
+    }
+    resolve_ctx c = {pcs, count, frames, modules, max_modules, 0, &p, exe_path};
+    dl_iterate_phdr(resolve_cb, &c);
+    for (size_t f = 0; f < count; f++)
+        if (frames[f].module >= 0) resolve_symbol(&frames[f], &p);
+    return c.module_count;
+}

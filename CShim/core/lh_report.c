@@ -1,0 +1,231 @@
+/*
+ * lh_report.c — composes a breach report as JSON (docs/report-schema.md).
+ *
+ * Runs on the breach path inside a hook, maybe in a signal handler: writes only into the buffer it
+ * is given (via lh_json), reads only the data it is given. No allocation, no stdio, no locks.
+ */
+#include "lh_report.h"
+
+#include <string.h>
+
+#include "lh_io.h"
+#include "lh_json.h"
+#include "lh_table.h"
+
+static void name_text(lh_buf *b, const lh_view_name *n) {
+    lh_buf_put(b, n->type[0] != '\0' ? n->type : "?");
+    if (n->name[0] != '\0') {
+        lh_buf_put(b, " '");
+        lh_buf_put(b, n->name);
+        lh_buf_putc(b, '\'');
+    }
+}
+
+void lh_report_path_text(lh_buf *out, const lh_object_desc *o) {
+    if (o->ancestors_truncated) lh_buf_put(out, "... > ");
+    for (size_t i = 0; i < o->ancestor_count; i++) {
+        name_text(out, &o->ancestors[i]);
+        lh_buf_put(out, " > ");
+    }
+    name_text(out, &o->node);
+}
+
+static void size_object(lh_json *j, const char *key, uint64_t size) {
+    if (size == LH_GEOMETRY_NONE) {
+        lh_json_null(j, key);
+        return;
+    }
+    lh_json_begin_object(j, key);
+    lh_json_u64(j, "width", size >> 32);
+    lh_json_u64(j, "height", size & 0xffffffffu);
+    lh_json_end_object(j);
+}
+
+static void object_json(lh_json *j, const lh_object_desc *o) {
+    char path_mem[1024];
+    lh_buf path;
+    lh_buf_init(&path, path_mem, sizeof path_mem);
+    lh_report_path_text(&path, o);
+
+    lh_json_begin_object(j, "object");
+    lh_json_hex(j, "address", o->address);
+    lh_json_string(j, "type", o->node.type);
+    lh_json_string(j, "name", o->node.name[0] != '\0' ? o->node.name : NULL);
+    lh_json_string(j, "path", path.data);
+    lh_json_begin_array(j, "ancestors");
+    for (size_t i = 0; i < o->ancestor_count; i++) {
+        lh_json_begin_object(j, NULL);
+        lh_json_string(j, "type", o->ancestors[i].type);
+        lh_json_string(j, "name", o->ancestors[i].name[0] != '\0' ? o->ancestors[i].name : NULL);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+    lh_json_bool(j, "ancestors_truncated", o->ancestors_truncated);
+    if (o->has_geometry) {
+        lh_json_begin_object(j, "geometry");
+        lh_json_i64(j, "x", o->x);
+        lh_json_i64(j, "y", o->y);
+        lh_json_i64(j, "width", o->width);
+        lh_json_i64(j, "height", o->height);
+        lh_json_end_object(j);
+    } else {
+        lh_json_null(j, "geometry");
+    }
+    lh_json_end_object(j);
+}
+
+static void frames_json(lh_json *j, const lh_report_data *r) {
+    lh_json_begin_array(j, "frames");
+    for (size_t i = 0; i < r->frame_count; i++) {
+        const lh_frame *f = &r->frames[i];
+        const lh_module *m = f->module >= 0 ? &r->modules[f->module] : NULL;
+        lh_json_begin_object(j, NULL);
+        lh_json_hex(j, "pc", f->pc);
+        lh_json_string(j, "module", m != NULL ? m->path : NULL);
+        lh_json_string(j, "build_id", m != NULL && m->build_id[0] != '\0' ? m->build_id : NULL);
+        if (m != NULL) {
+            lh_json_hex(j, "offset", f->offset);
+        } else {
+            lh_json_null(j, "offset");
+        }
+        lh_json_string(j, "symbol", f->symbol);
+        if (f->symbol != NULL) {
+            lh_json_u64(j, "symbol_offset", f->symbol_offset);
+        } else {
+            lh_json_null(j, "symbol_offset");
+        }
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+}
+
+static void history_json(lh_json *j, const lh_report_data *r) {
+    lh_json_begin_array(j, "history");
+    for (size_t i = 0; i < r->history_count; i++) {
+        const lh_hist *h = &r->history[i];
+        lh_json_begin_object(j, NULL);
+        lh_json_u64(j, "iteration", h->iteration);
+        lh_json_u64(j, "start_us", h->start_us);
+        lh_json_u64(j, "busy_us", h->busy_us);
+        lh_json_u64(j, "layout_calls", h->layout_calls);
+        if (h->wait_ms == -2) {
+            lh_json_null(j, "wait_ms");
+        } else {
+            lh_json_i64(j, "wait_ms", h->wait_ms);
+        }
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+}
+
+bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
+    lh_json j;
+    lh_json_init(&j, out);
+    char time_mem[40];
+    lh_buf time_text;
+    lh_buf_init(&time_text, time_mem, sizeof time_mem);
+    lh_format_time(&time_text, r->wall_ns);
+    char fp_mem[20];
+    lh_buf fp;
+    lh_buf_init(&fp, fp_mem, sizeof fp_mem);
+    lh_buf_hex(&fp, r->fingerprint, 16);
+
+    lh_json_begin_object(&j, NULL);
+    lh_json_string(&j, "schema", "loophunter/report");
+    lh_json_string(&j, "version", "1.0");
+    lh_json_string(&j, "kind", r->kind);
+    lh_json_string(&j, "id", r->id);
+    lh_json_string(&j, "time", time_text.data);
+    lh_json_u64(&j, "time_ns", r->wall_ns);
+    lh_json_string(&j, "fingerprint", fp.data);
+
+    lh_json_begin_object(&j, "process");
+    lh_json_i64(&j, "pid", r->pid);
+    lh_json_i64(&j, "ppid", r->ppid);
+    lh_json_string(&j, "executable", r->executable);
+    lh_json_end_object(&j);
+
+    lh_json_begin_object(&j, "thread");
+    lh_json_i64(&j, "tid", r->tid);
+    lh_json_string(&j, "name", r->thread_name);
+    lh_json_u64(&j, "iteration", r->iteration);
+    lh_json_u64(&j, "layout_iteration", r->layout_iteration);
+    lh_json_end_object(&j);
+
+    lh_json_begin_object(&j, "hook");
+    lh_json_string(&j, "name", r->hook);
+    lh_json_string(&j, "family", r->family);
+    lh_json_string(&j, "toolkit", r->toolkit);
+    lh_json_end_object(&j);
+
+    object_json(&j, r->object);
+
+    lh_json_u64(&j, "count", r->count);
+    lh_json_u64(&j, "threshold", r->threshold);
+    lh_json_string(&j, "count_unit", r->count_unit);
+    if (strcmp(r->kind, "layout-streak") == 0) {
+        lh_json_begin_object(&j, "streak");
+        lh_json_u64(&j, "last_iteration_layouts", r->last_iteration_layouts);
+        size_object(&j, "size_before", r->size_before);
+        size_object(&j, "size_after", r->size_after);
+        lh_json_u64(&j, "gap_ms", r->streak_gap_ms);
+        lh_json_end_object(&j);
+    }
+
+    lh_json_begin_array(&j, "loop_members");
+    for (size_t i = 0; i < r->member_count; i++) {
+        const lh_report_member *m = &r->members[i];
+        lh_json_begin_object(&j, NULL);
+        lh_json_hex(&j, "address", m->address);
+        lh_json_string(&j, "type", m->type);
+        lh_json_string(&j, "name", m->name[0] != '\0' ? m->name : NULL);
+        lh_json_string(&j, "hook", m->hook);
+        lh_json_u64(&j, "count", m->count);
+        lh_json_end_object(&j);
+    }
+    lh_json_end_array(&j);
+
+    history_json(&j, r);
+    frames_json(&j, r);
+    lh_json_bool(&j, "frames_truncated", r->frames_truncated);
+    lh_json_end_object(&j);
+    return !out->overflow;
+}
+
+/* FNV-1a, 64 bit. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s) {
+    h = fnv(h, s != NULL ? s : "", s != NULL ? strlen(s) : 0);
+    return fnv(h, "\0", 1);
+}
+
+uint64_t lh_report_fingerprint(const char *kind, const char *hook, const char *type,
+                               const lh_frame *frames, size_t frame_count, const lh_module *modules,
+                               size_t depth) {
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    h = fnv_str(h, kind);
+    h = fnv_str(h, hook);
+    h = fnv_str(h, type);
+    for (size_t i = 0; i < frame_count && i < depth; i++) {
+        const lh_frame *f = &frames[i];
+        if (f->module >= 0 && modules[f->module].path != NULL) {
+            const char *path = modules[f->module].path;
+            const char *slash = strrchr(path, '/');
+            h = fnv_str(h, slash != NULL ? slash + 1 : path);
+            uint64_t off = f->offset;
+            h = fnv(h, &off, sizeof off);
+        } else {
+            uint64_t pc = f->pc;
+            h = fnv(h, &pc, sizeof pc);
+        }
+    }
+    return h;
+}

@@ -1,0 +1,310 @@
+/*
+ * lh_breach.c — the breach path: capture the stack, throttle, describe the object, write the report.
+ *
+ * Runs inside a layout hook with the thread's guard held (so nothing we call is counted), on the
+ * host's thread, possibly on a small stack or in a signal handler. No malloc: a scratch area mapped
+ * at start-up holds the stack, frames, module names and the JSON text (a second breach racing on
+ * another thread maps its own). No lock anything waits on: the scratch area is taken with a
+ * try-flag, throttle entries and the report cap with compare-and-swap. libunwind's unw_backtrace
+ * does not allocate once primed (lh_breach_prime_unwinder at start-up); dl_iterate_phdr and dladdr
+ * take the loader's recursive lock, which is safe because we hold none of our own.
+ */
+#define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
+#include <errno.h>
+#include <libunwind.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "lh_io.h"
+#include "lh_preload.h"
+
+#define LH_FRAMES_CAP 256    /* LOOPHUNTER_MAX_FRAMES at most */
+#define LH_SELF_FRAMES 16    /* room for LoopHunter's own frames on top of the stack */
+#define LH_MODULES_CAP 64
+#define LH_FINGERPRINT_DEPTH 8
+
+typedef struct lh_scratch {
+    void *raw[LH_FRAMES_CAP + LH_SELF_FRAMES];
+    uintptr_t pcs[LH_FRAMES_CAP];
+    lh_frame frames[LH_FRAMES_CAP];
+    lh_module modules[LH_MODULES_CAP];
+    char pool[48 * 1024];
+    lh_hist history[LH_HISTORY_MAX];
+    lh_object_desc object;
+    char id[64];
+    char file_name[160];
+    char thread_name[16];
+    char paths[8192];
+    char json[320 * 1024];
+} lh_scratch;
+
+static lh_scratch *shared_scratch; /* mapped at start-up */
+static _Atomic int scratch_busy;   /* try-flag: a racing breach maps its own area */
+
+static size_t scratch_bytes(void) { return (sizeof(lh_scratch) + 4095) & ~(size_t)4095; }
+
+static lh_scratch *scratch_take(bool *mapped) {
+    int expected = 0;
+    *mapped = false;
+    /* acquire: the previous user's writes to the area happen before ours. */
+    if (shared_scratch != NULL &&
+        atomic_compare_exchange_strong_explicit(&scratch_busy, &expected, 1, memory_order_acquire,
+                                                memory_order_relaxed))
+        return shared_scratch;
+    void *mem = mmap(NULL, scratch_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) return NULL;
+    *mapped = true;
+    return mem;
+}
+
+static void scratch_give(lh_scratch *s, bool mapped) {
+    if (mapped) {
+        munmap(s, scratch_bytes());
+    } else {
+        /* release: our writes to the area happen before the next user's. */
+        atomic_store_explicit(&scratch_busy, 0, memory_order_release);
+    }
+}
+
+void lh_breach_prime_unwinder(void) {
+    void *pcs[8];
+    unw_backtrace(pcs, 8);
+    if (shared_scratch == NULL) {
+        void *mem = mmap(NULL, scratch_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mem != MAP_FAILED) shared_scratch = mem;
+    }
+}
+
+void lh_breach_reset_after_fork(void) {
+    atomic_store_explicit(&scratch_busy, 0, memory_order_relaxed); /* single-threaded child */
+}
+
+/* ---- throttling ----------------------------------------------------------------------------- */
+
+/* One report per fingerprint per LOOPHUNTER_THROTTLE_SECS (0: per process). Returns true when this
+ * breach may be written; otherwise it is counted as suppressed. */
+static bool throttle_admit(uint64_t fp, const char *kind, const char *type, uint64_t now) {
+    if (fp == 0) fp = 1; /* 0 marks a free entry */
+    lh_throttle *e = NULL;
+    for (size_t n = 0; n < LH_THROTTLE_SLOTS && e == NULL; n++) {
+        lh_throttle *c = &lh_proc.throttle[(fp + n) % LH_THROTTLE_SLOTS];
+        /* acquire: see the claimer's kind/type when the fingerprint matches. */
+        uint64_t f = atomic_load_explicit(&c->fingerprint, memory_order_acquire);
+        if (f == fp) {
+            e = c;
+        } else if (f == 0) {
+            uint64_t expected = 0;
+            /* acq_rel: claim the entry for fp, or learn which fingerprint took it. */
+            if (atomic_compare_exchange_strong_explicit(&c->fingerprint, &expected, fp,
+                                                        memory_order_acq_rel, memory_order_acquire)) {
+                c->kind = kind;
+                lh_toolkit_copy_text(c->type, type);
+                e = c;
+            } else if (expected == fp) {
+                e = c;
+            }
+        }
+    }
+    if (e == NULL) {
+        /* Every entry is in use: no per-fingerprint throttle possible; the global cap still holds. */
+        atomic_fetch_add_explicit(&lh_proc.throttle_full, 1, memory_order_relaxed); /* stat */
+        return true;
+    }
+    uint64_t window = lh_proc.cfg.throttle_secs * 1000000000u;
+    uint64_t last = atomic_load_explicit(&e->last_report_ns, memory_order_relaxed);
+    bool due = last == 0 || (window != 0 && now - last >= window);
+    /* relaxed CAS: exactly one racing breach wins the window; nothing else is published. */
+    if (due && atomic_compare_exchange_strong_explicit(&e->last_report_ns, &last, now,
+                                                       memory_order_relaxed, memory_order_relaxed)) {
+        atomic_fetch_add_explicit(&e->reports, 1, memory_order_relaxed);
+        return true;
+    }
+    atomic_fetch_add_explicit(&e->suppressed, 1, memory_order_relaxed);
+    return false;
+}
+
+/* LOOPHUNTER_MAX_REPORTS per process, attempts included (a full disk is not hammered). */
+static bool cap_admit(void) {
+    uint64_t n = atomic_load_explicit(&lh_proc.reports_admitted, memory_order_relaxed);
+    do {
+        if (n >= lh_proc.cfg.max_reports) return false;
+        /* relaxed: a counter; the CAS only keeps it from passing the cap. */
+    } while (!atomic_compare_exchange_weak_explicit(&lh_proc.reports_admitted, &n, n + 1, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return true;
+}
+
+/* ---- the report ----------------------------------------------------------------------------- */
+
+static size_t capture(lh_scratch *s, bool *truncated) {
+    int want = (int)lh_proc.cfg.max_frames + LH_SELF_FRAMES;
+    int n = unw_backtrace(s->raw, want);
+    if (n < 0) n = 0;
+    int first = 0;
+    while (first < n && (uintptr_t)s->raw[first] >= lh_proc.self_range.lo &&
+           (uintptr_t)s->raw[first] < lh_proc.self_range.hi)
+        first++;
+    size_t count = (size_t)(n - first);
+    *truncated = n == want || count > lh_proc.cfg.max_frames;
+    if (count > lh_proc.cfg.max_frames) count = lh_proc.cfg.max_frames;
+    for (size_t i = 0; i < count; i++) s->pcs[i] = (uintptr_t)s->raw[first + (int)i];
+    return count;
+}
+
+static void verbose_line(const lh_breach *b, const lh_scratch *s) {
+    char mem[512];
+    lh_buf line;
+    lh_buf_init(&line, mem, sizeof mem);
+    lh_buf_put(&line, "loophunter: ");
+    lh_buf_put(&line, b->kind);
+    lh_buf_put(&line, ": ");
+    lh_report_path_text(&line, &s->object);
+    lh_buf_put(&line, ": ");
+    lh_buf_u64(&line, b->count);
+    lh_buf_putc(&line, ' ');
+    lh_buf_put(&line, b->count_unit);
+    lh_buf_put(&line, "; report ");
+    lh_buf_put(&line, lh_proc.cfg.dir);
+    lh_buf_putc(&line, '/');
+    lh_buf_put(&line, s->file_name);
+    lh_diag(line.data);
+}
+
+static void failure_line(int error) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong_explicit(&lh_proc.write_failure_said, &expected, 1,
+                                                 memory_order_relaxed, memory_order_relaxed))
+        return;
+    char mem[LH_CONFIG_MESSAGE_LEN + 128];
+    lh_buf line;
+    lh_buf_init(&line, mem, sizeof mem);
+    lh_buf_put(&line, "loophunter: could not write a report in ");
+    lh_buf_put_clipped(&line, lh_proc.cfg.dir, 120);
+    lh_buf_put(&line, ": ");
+    const char *why = strerrordesc_np(-error);
+    lh_buf_put(&line, why != NULL ? why : "unknown error");
+    lh_buf_put(&line, "; the program runs on, further failures are counted in the summary");
+    lh_diag(line.data);
+}
+
+static void name_file(lh_scratch *s, const char *kind, uint64_t seq) {
+    lh_buf b;
+    lh_buf_init(&b, s->id, sizeof s->id);
+    lh_buf_hex(&b, lh_proc.run_tag, 16);
+    lh_buf_putc(&b, '-');
+    lh_buf_u64(&b, (uint64_t)lh_proc.pid);
+    lh_buf_putc(&b, '-');
+    lh_buf_u64(&b, seq);
+    lh_buf_init(&b, s->file_name, sizeof s->file_name);
+    lh_buf_put(&b, "report-");
+    lh_buf_u64(&b, (uint64_t)lh_proc.pid);
+    lh_buf_putc(&b, '-');
+    lh_buf_hex(&b, lh_proc.run_tag >> 32, 8);
+    lh_buf_putc(&b, '-');
+    lh_buf_hex(&b, seq, 6);
+    lh_buf_putc(&b, '-');
+    lh_buf_put(&b, kind);
+    lh_buf_put(&b, ".json");
+}
+
+static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t frame_count,
+                         bool truncated, size_t module_count, uint64_t fp) {
+    const lh_hook_info *hook = &lh_hooks[b->hook];
+    /* relaxed: only uniqueness of the sequence number matters. */
+    uint64_t seq = atomic_fetch_add_explicit(&lh_proc.report_seq, 1, memory_order_relaxed) + 1;
+    name_file(s, b->kind, seq);
+    memset(s->thread_name, 0, sizeof s->thread_name);
+    prctl(PR_GET_NAME, s->thread_name, 0, 0, 0);
+
+    lh_report_data r = {
+        .kind = b->kind,
+        .id = s->id,
+        .wall_ns = lh_wall_ns(),
+        .pid = lh_proc.pid,
+        .ppid = (int)getppid(),
+        .executable = lh_proc.exe,
+        .tid = lh_gettid(),
+        .thread_name = s->thread_name,
+        .iteration = t->iteration,
+        .layout_iteration = t->layout_iter,
+        .hook = hook->name,
+        .family = hook->family == LH_FAMILY_LAYOUT ? "layout" : "loop",
+        .toolkit = hook->toolkit != NULL ? hook->toolkit->name : NULL,
+        .object = &s->object,
+        .count = b->count,
+        .threshold = b->threshold,
+        .count_unit = b->count_unit,
+        .last_iteration_layouts = b->last_iteration_layouts,
+        .size_before = b->size_before,
+        .size_after = b->size_after,
+        .streak_gap_ms = lh_proc.cfg.streak_gap_ms,
+        .history = s->history,
+        .history_count = lh_thread_history(t, s->history, lh_proc.cfg.history),
+        .frames = s->frames,
+        .frame_count = frame_count,
+        .frames_truncated = truncated,
+        .modules = s->modules,
+        .module_count = module_count,
+        .fingerprint = fp,
+        .members = b->members,
+        .member_count = b->member_count,
+    };
+    lh_buf json;
+    lh_buf_init(&json, s->json, sizeof s->json);
+    int result = -EOVERFLOW;
+    if (lh_report_compose(&json, &r))
+        result = lh_write_file_atomic(lh_proc.cfg.dir, s->file_name, json.data, json.len, s->paths,
+                                      sizeof s->paths);
+    if (result == 0) {
+        atomic_fetch_add_explicit(&lh_proc.reports_written, 1, memory_order_relaxed); /* stat */
+        if (lh_proc.cfg.verbose) verbose_line(b, s);
+    } else {
+        atomic_fetch_add_explicit(&lh_proc.reports_failed, 1, memory_order_relaxed); /* stat */
+        failure_line(result);
+    }
+}
+
+void lh_breach_report(lh_tls *t, const lh_breach *b) {
+    int saved = errno;
+    uint64_t started = lh_now_ns();
+    atomic_fetch_add_explicit(&lh_proc.breaches, 1, memory_order_relaxed); /* stat */
+    if (!lh_proc.dir_ok) {
+        atomic_fetch_add_explicit(&lh_proc.reports_skipped_no_dir, 1, memory_order_relaxed);
+        errno = saved;
+        return;
+    }
+    bool mapped;
+    lh_scratch *s = scratch_take(&mapped);
+    if (s == NULL) {
+        atomic_fetch_add_explicit(&lh_proc.reports_failed, 1, memory_order_relaxed);
+        errno = saved;
+        return;
+    }
+    bool truncated;
+    size_t frame_count = capture(s, &truncated);
+    size_t module_count = lh_modules_resolve(s->pcs, frame_count, s->frames, s->modules,
+                                             LH_MODULES_CAP, s->pool, sizeof s->pool, lh_proc.exe);
+
+    const lh_toolkit *tk = lh_hooks[b->hook].toolkit;
+    memset(&s->object, 0, sizeof s->object);
+    s->object.address = (uintptr_t)b->object;
+    if (tk != NULL && tk->describe != NULL) tk->describe(b->object, &s->object);
+
+    uint64_t fp = lh_report_fingerprint(b->kind, lh_hooks[b->hook].name, s->object.node.type,
+                                        s->frames, frame_count, s->modules, LH_FINGERPRINT_DEPTH);
+    if (!throttle_admit(fp, b->kind, s->object.node.type, started)) {
+        atomic_fetch_add_explicit(&lh_proc.reports_suppressed, 1, memory_order_relaxed);
+    } else if (!cap_admit()) {
+        atomic_fetch_add_explicit(&lh_proc.reports_capped, 1, memory_order_relaxed);
+    } else {
+        write_report(t, b, s, frame_count, truncated, module_count, fp);
+    }
+    scratch_give(s, mapped);
+    /* relaxed: statistics of the breach path's cost, shown in the summary. */
+    atomic_fetch_add_explicit(&lh_proc.capture_ns_total, lh_now_ns() - started, memory_order_relaxed);
+    atomic_fetch_add_explicit(&lh_proc.capture_count, 1, memory_order_relaxed);
+    errno = saved;
+}

@@ -1,0 +1,97 @@
+/*
+ * lh_hooks.c — the interposing wrappers, generated from lh_hooks.def, and the public C API.
+ *
+ * Every wrapper may run before our constructor (it initialises lazily), in any thread, inside a
+ * signal handler. It forwards arguments and results untouched and preserves errno: the host sees
+ * exactly what the original would have done. Originals are resolved with dlsym(RTLD_NEXT), never
+ * by calling through our own symbol.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+
+#include "loophunter.h"
+#include "lh_preload.h"
+
+/* ---- originals ------------------------------------------------------------------------------ */
+
+#define LH_LOOP_HOOK(name, ret, params, args, wait) static ret(*real_##name) params;
+#define LH_LAYOUT_HOOK(name, toolkit, params, args, object) static void(*real_##name) params;
+#include "lh_hooks.def"
+#undef LH_LOOP_HOOK
+#undef LH_LAYOUT_HOOK
+
+const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
+#define LH_LOOP_HOOK(name, ret, params, args, wait)                                                 \
+    [LH_HOOK_##name] = {#name, LH_FAMILY_LOOP, NULL, (void **)&real_##name},
+#define LH_LAYOUT_HOOK(name, toolkit, params, args, object)                                         \
+    [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, (void **)&real_##name},
+#include "lh_hooks.def"
+#undef LH_LOOP_HOOK
+#undef LH_LAYOUT_HOOK
+};
+
+/* The original of hook `id`. Written once per pointer; a race resolves the same value twice.
+ * relaxed: the pointer value is all that is published (the code it points to is already mapped). */
+static void *resolve(unsigned id) {
+    void *fn = __atomic_load_n(lh_hooks[id].real, __ATOMIC_RELAXED);
+    if (LH_LIKELY(fn != NULL)) return fn;
+    int saved = errno;
+    lh_tls_data.guard++; /* dlsym may call malloc or other hooks: forward them plainly */
+    fn = dlsym(RTLD_NEXT, lh_hooks[id].name);
+    lh_tls_data.guard--;
+    errno = saved;
+    if (fn != NULL) __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
+    return fn;
+}
+
+void lh_hooks_resolve(void) {
+    for (unsigned id = 0; id < LH_HOOK_COUNT; id++) resolve(id);
+}
+
+/* ---- wrappers ------------------------------------------------------------------------------- */
+
+/* A loop wait: note the wait before, start a new iteration after (when the caller is a loop). */
+#define LH_LOOP_HOOK(name, ret, params, args, wait)                                                 \
+    LH_EXPORT ret name params {                                                                     \
+        ret(*real) params = (ret(*) params)resolve(LH_HOOK_##name);                                 \
+        if (LH_UNLIKELY(real == NULL)) {                                                            \
+            errno = ENOSYS;                                                                         \
+            return -1;                                                                              \
+        }                                                                                           \
+        const void *caller = __builtin_return_address(0);                                          \
+        int saved = errno;                                                                          \
+        lh_loop_enter(LH_HOOK_##name, caller, (wait));                                                              \
+        errno = saved;                                                                              \
+        ret result = real args;                                                                     \
+        saved = errno;                                                                              \
+        lh_loop_return(caller);                                                                     \
+        errno = saved;                                                                              \
+        return result;                                                                              \
+    }
+
+/* A layout entry point: count, then call the original (a tail call: no frame of ours remains). */
+#define LH_LAYOUT_HOOK(name, toolkit, params, args, object)                                         \
+    LH_EXPORT void name params {                                                                    \
+        void(*real) params = (void(*) params)resolve(LH_HOOK_##name);                               \
+        lh_layout_call(LH_HOOK_##name, (object));                                                   \
+        if (LH_LIKELY(real != NULL)) real args;                                                     \
+    }
+
+#include "lh_hooks.def"
+#undef LH_LOOP_HOOK
+#undef LH_LAYOUT_HOOK
+
+/* ---- public API (loophunter.h) -------------------------------------------------------------- */
+
+LH_EXPORT void loophunter_iteration_mark(void) {
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0 || !lh_active(LH_FAMILY_LOOP | LH_FAMILY_LAYOUT)) return;
+    int saved = errno;
+    t->guard++;
+    lh_thread_new_iteration(t);
+    t->guard--;
+    errno = saved;
+}
+
+LH_EXPORT const char *loophunter_version(void) { return LH_VERSION_STRING; }

@@ -1,0 +1,248 @@
+/*
+ * lh_layout.c — counting layout calls per (object, hook) per iteration, and the two detectors.
+ *
+ * Runs inside every layout hook, on the host's thread, possibly inside a signal handler: no
+ * allocation, no locks, no system call on the common path (one table lookup, one relaxed store).
+ * Slow paths (first layout of an iteration, first layout of an object in an iteration, a breach)
+ * preserve errno.
+ *
+ * Detectors:
+ *  1. layout-storm: an object laid out more than LOOPHUNTER_THRESHOLD times in one iteration
+ *     (an uncapped toolkit looping inside one pass, as UIKit would).
+ *  2. layout-streak: an object "hot" in LOOPHUNTER_STREAK back-to-back layout iterations of its
+ *     thread (what a capped toolkit turns a loop into). Hot: laid out more than once in the
+ *     iteration, or its size at the start of the next layout differs from the size at the start of
+ *     this one. Back-to-back: consecutive layout iterations of the thread (iterations that laid out
+ *     nothing do not count) with the loop never asking to sleep longer than LOOPHUNTER_STREAK_GAP_MS
+ *     between them, or starting at most that far apart. A 10 Hz timer resizing a label is therefore
+ *     never a streak (it sleeps 100 ms), a spinner re-laid out every frame at the same size is never
+ *     hot, and a 250 ms animation is too short to reach the default streak of 60.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lh_preload.h"
+
+static void relaxed_inc(_Atomic uint64_t *c) {
+    /* owner-only counter: load + store, no locked instruction. */
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+/* ---- loop members ----------------------------------------------------------------------------
+ * Several objects take part in one loop (a label resizing its parent: both relaid out). An object
+ * past half a detector's limit is remembered in the thread's record; when one of them breaches,
+ * the others are listed in its report and their own crossings join it instead of making reports
+ * of their own. Owner-thread data only. */
+
+static uint32_t half_of(uint64_t limit) { return limit / 2 >= 2 ? (uint32_t)(limit / 2) : 2; }
+
+static lh_member *find_member(lh_thread_rec *r, int kind, const void *object, unsigned hook) {
+    for (size_t i = 0; i < LH_MEMBERS; i++) {
+        lh_member *m = &r->members[i];
+        if (m->kind == kind && m->object == object && m->hook == hook) return m;
+    }
+    return NULL;
+}
+
+static LH_NOINLINE void note_member(lh_tls *t, int kind, lh_slot *s, unsigned hook, const void *object) {
+    lh_thread_rec *r = t->rec;
+    if (r == NULL) return;
+    lh_member *m = find_member(r, kind, object, hook);
+    if (m == NULL) m = &r->members[r->members_next++ % LH_MEMBERS];
+    const lh_toolkit *tk = lh_hooks[hook].toolkit;
+    m->kind = kind;
+    m->slot = s;
+    m->object = object;
+    m->hook = hook;
+    m->joined_epoch = 0;
+    /* The object is being laid out right now: alive, safe to ask its names and parents. */
+    m->depth = lh_toolkit_depth(tk, object);
+    const char *type = tk != NULL && tk->type_name != NULL ? tk->type_name(object) : NULL;
+    const char *name = tk != NULL && tk->name_of != NULL ? tk->name_of(object) : NULL;
+    size_t n = type != NULL ? strnlen(type, sizeof m->type - 1) : 0;
+    memcpy(m->type, type != NULL ? type : "", n);
+    m->type[n] = '\0';
+    n = name != NULL ? strnlen(name, sizeof m->name - 1) : 0;
+    memcpy(m->name, name != NULL ? name : "", n);
+    m->name[n] = '\0';
+}
+
+/* The member's current count (storm: layouts this iteration; streak: hot iterations in a row), or
+ * 0 when it is no longer part of what the thread is doing now. */
+static uint64_t member_count_now(const lh_tls *t, const lh_member *m) {
+    /* relaxed: the slot belongs to objects of this thread (see lh_table.h). */
+    if (m->kind == LH_LOOP_STORM) {
+        uint64_t w = atomic_load_explicit(&m->slot->count, memory_order_relaxed);
+        return lh_epoch_of(w) == (t->epoch & LH_EPOCH_MASK) ? lh_count_of(w) : 0;
+    }
+    uint64_t last = atomic_load_explicit(&m->slot->last_layout_iter, memory_order_relaxed);
+    return last + 1 >= t->layout_iter ? atomic_load_explicit(&m->slot->streak, memory_order_relaxed) : 0;
+}
+
+/* For a breach of (object, hook): false when the object already joined this iteration's report.
+ * Otherwise fills the record's report_members with the rest of the loop, marks them as joined
+ * (storm: for this iteration; streak: for as long as their streak lasts) and returns true. */
+static bool gather_members(lh_tls *t, int kind, const void *object, unsigned hook, lh_breach *b) {
+    lh_thread_rec *r = t->rec;
+    b->members = NULL;
+    b->member_count = 0;
+    if (r == NULL) return true;
+    lh_member *self = find_member(r, kind, object, hook);
+    if (self != NULL && kind == LH_LOOP_STORM && self->joined_epoch == t->epoch) {
+        atomic_fetch_add_explicit(&lh_proc.reports_joined, 1, memory_order_relaxed); /* stat */
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < LH_MEMBERS; i++) {
+        lh_member *m = &r->members[i];
+        if (m->kind != kind) continue;
+        uint64_t count = member_count_now(t, m);
+        if (count == 0) continue;
+        m->joined_epoch = t->epoch;
+        if (kind == LH_LOOP_STREAK) atomic_store_explicit(&m->slot->reported_streak, 1, memory_order_relaxed);
+        if (m == self) continue;
+        lh_report_member *out = &r->report_members[n++];
+        out->address = (uintptr_t)m->object;
+        out->hook = lh_hooks[m->hook].name;
+        memcpy(out->type, m->type, sizeof out->type);
+        memcpy(out->name, m->name, sizeof out->name);
+        out->count = count;
+    }
+    b->members = r->report_members;
+    b->member_count = n;
+    return true;
+}
+
+/* A streak of `object` defers to a deeper object of the same loop that is still hot: in a
+ * parent/child loop the inner view's layout is usually the app's code that resizes the outer one.
+ * The deeper one reports when its own streak reaches the limit, listing this one; if it stops
+ * being hot first, this one reports at its next layout iteration (the check is repeated). */
+static bool defer_to_deeper(const lh_tls *t, const void *object, unsigned hook) {
+    lh_thread_rec *r = t->rec;
+    if (r == NULL) return false;
+    unsigned depth = lh_toolkit_depth(lh_hooks[hook].toolkit, object);
+    for (size_t i = 0; i < LH_MEMBERS; i++) {
+        const lh_member *m = &r->members[i];
+        if (m->kind == LH_LOOP_STREAK && m->depth > depth && !(m->object == object && m->hook == hook) &&
+            member_count_now(t, m) > 0)
+            return true;
+    }
+    return false;
+}
+
+/* The first layout call of the thread's current iteration: is it back-to-back with the last? */
+static LH_NOINLINE void begin_layout_iteration(lh_tls *t) {
+    const lh_config *cfg = &lh_proc.cfg;
+    uint64_t start = t->iter_start_ns;
+    bool slept_little = t->wait_since_layout_ms >= 0 && (uint64_t)t->wait_since_layout_ms <= cfg->streak_gap_ms;
+    bool started_soon = start - t->layout_iter_start_ns <= cfg->streak_gap_ms * 1000000u;
+    t->layout_linked = t->layout_iter > 0 && (slept_little || started_soon);
+    t->layout_iter++;
+    t->layout_iter_start_ns = start;
+    t->layout_epoch = t->epoch;
+    t->wait_since_layout_ms = 0;
+    lh_thread_rec *r = lh_thread_record(t);
+    if (r != NULL) relaxed_inc(&r->layout_iterations);
+}
+
+/* The object's first layout in this iteration: judge its previous layout iteration. `from` is the
+ * slot's count word before this iteration (0: a new slot). */
+static LH_NOINLINE void roll(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t from) {
+    /* Slot detector fields: relaxed (see lh_table.h); the thread laying the object out owns them. */
+    const lh_toolkit *tk = lh_hooks[hook].toolkit;
+    uint64_t size_now = tk != NULL && tk->size_of != NULL ? tk->size_of(object) : LH_GEOMETRY_NONE;
+    uint64_t last_iter = atomic_load_explicit(&s->last_layout_iter, memory_order_relaxed);
+    if (from != 0 && last_iter != 0) {
+        uint32_t calls = lh_count_of(from);
+        uint64_t size_then = atomic_load_explicit(&s->geometry, memory_order_relaxed);
+        bool resized = size_now != LH_GEOMETRY_NONE && size_then != LH_GEOMETRY_NONE && size_now != size_then;
+        bool hot = calls > 1 || resized;
+        uint32_t streak = atomic_load_explicit(&s->streak, memory_order_relaxed);
+        bool linked = atomic_load_explicit(&s->linked, memory_order_relaxed) != 0;
+        streak = hot ? (linked && streak > 0 ? streak + 1 : 1) : 0;
+        atomic_store_explicit(&s->streak, streak, memory_order_relaxed);
+        if (streak == 0) atomic_store_explicit(&s->reported_streak, 0, memory_order_relaxed);
+        if (streak == half_of(lh_proc.cfg.streak)) note_member(t, LH_LOOP_STREAK, s, hook, object);
+        if (streak >= lh_proc.cfg.streak &&
+            atomic_load_explicit(&s->reported_streak, memory_order_relaxed) == 0 &&
+            !defer_to_deeper(t, object, hook)) {
+            atomic_store_explicit(&s->reported_streak, 1, memory_order_relaxed);
+            lh_breach b = {
+                .kind = "layout-streak",
+                .hook = hook,
+                .object = object,
+                .count = streak,
+                .threshold = lh_proc.cfg.streak,
+                .count_unit = "hot layout iterations in a row",
+                .last_iteration_layouts = calls,
+                .size_before = size_then,
+                .size_after = size_now,
+            };
+            if (gather_members(t, LH_LOOP_STREAK, object, hook, &b)) lh_breach_report(t, &b);
+        }
+    }
+    bool linked_now = last_iter != 0 && t->layout_iter == last_iter + 1 && t->layout_linked;
+    atomic_store_explicit(&s->linked, linked_now ? 1u : 0u, memory_order_relaxed);
+    atomic_store_explicit(&s->last_layout_iter, t->layout_iter, memory_order_relaxed);
+    atomic_store_explicit(&s->geometry, size_now, memory_order_relaxed);
+}
+
+static LH_NOINLINE void note_max(lh_tls *t, lh_thread_rec *r, unsigned hook, const void *object,
+                                 uint32_t count) {
+    /* Owner-only fields, read by the summary writer: relaxed stores. */
+    const lh_toolkit *tk = lh_hooks[hook].toolkit;
+    atomic_store_explicit(&r->max_count, count, memory_order_relaxed);
+    atomic_store_explicit(&r->max_hook, hook, memory_order_relaxed);
+    atomic_store_explicit(&r->max_object, (uintptr_t)object, memory_order_relaxed);
+    atomic_store_explicit(&r->max_type, tk != NULL && tk->type_name != NULL ? tk->type_name(object) : NULL,
+                          memory_order_relaxed);
+    atomic_store_explicit(&r->max_iteration, t->iteration, memory_order_relaxed);
+}
+
+static LH_NOINLINE void storm(lh_tls *t, unsigned hook, const void *object, uint32_t count) {
+    lh_breach b = {
+        .kind = "layout-storm",
+        .hook = hook,
+        .object = object,
+        .count = count,
+        .threshold = lh_proc.cfg.threshold,
+        .count_unit = "layouts in one iteration",
+        .size_before = LH_GEOMETRY_NONE,
+        .size_after = LH_GEOMETRY_NONE,
+    };
+    if (gather_members(t, LH_LOOP_STORM, object, hook, &b)) lh_breach_report(t, &b);
+}
+
+void lh_layout_call(unsigned hook, const void *object) {
+    lh_tls *t = &lh_tls_data;
+    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return;
+    t->guard++;
+    if (LH_UNLIKELY(t->layout_epoch != t->epoch || t->epoch == 0)) {
+        int saved = errno;
+        if (t->epoch == 0) lh_thread_new_iteration(t); /* laying out before any loop iteration */
+        begin_layout_iteration(t);
+        errno = saved;
+    }
+    t->iter_layout_calls++;
+    lh_thread_rec *r = t->rec;
+    if (LH_LIKELY(r != NULL)) relaxed_inc(&r->hook_calls[hook]);
+
+    lh_slot *s = lh_table_slot(&lh_proc.table, object, hook);
+    if (LH_LIKELY(s != NULL)) {
+        bool rolled;
+        uint64_t from = 0;
+        uint32_t count = lh_slot_count(s, t->epoch, &rolled, &from);
+        if (LH_UNLIKELY(rolled)) {
+            int saved = errno;
+            roll(t, s, hook, object, from);
+            errno = saved;
+        } else if (LH_UNLIKELY(count == lh_proc.cfg.threshold + 1)) {
+            storm(t, hook, object, count);
+        } else if (LH_UNLIKELY(count == half_of(lh_proc.cfg.threshold))) {
+            note_member(t, LH_LOOP_STORM, s, hook, object);
+        }
+        if (r != NULL && LH_UNLIKELY(count > atomic_load_explicit(&r->max_count, memory_order_relaxed)))
+            note_max(t, r, hook, object, count);
+    }
+    t->guard--;
+}

@@ -1,0 +1,247 @@
+/*
+ * lh_preload.h — internal declarations shared by the preload's files (never installed).
+ *
+ * The preload runs inside someone else's program: before main, in any thread, inside the host's
+ * malloc or a signal handler. Its rules (each file repeats the ones it relies on):
+ *   - no allocation through the host's malloc: state is static or mmap'd;
+ *   - no lock the host could hold, and no lock of our own that anything waits on;
+ *   - no stdio; the few diagnostics are raw write(2) to fd 2, one line each;
+ *   - errno preserved across every hook; arguments and results forwarded untouched;
+ *   - thread state in initial-exec TLS (lh_tls), guarded against re-entry: while LoopHunter does
+ *     its own work (unwinding, writing a report) every hook on that thread is a plain forward.
+ */
+#ifndef LH_PRELOAD_H
+#define LH_PRELOAD_H
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <time.h>
+
+#include "lh_config.h"
+#include "lh_modules.h"
+#include "lh_report.h"
+#include "lh_table.h"
+#include "lh_toolkit.h"
+
+/* ---- the hook table --------------------------------------------------------------------- */
+
+enum lh_hook_id {
+#define LH_LOOP_HOOK(name, ...) LH_HOOK_##name,
+#define LH_LAYOUT_HOOK(name, ...) LH_HOOK_##name,
+#include "lh_hooks.def"
+#undef LH_LOOP_HOOK
+#undef LH_LAYOUT_HOOK
+    LH_HOOK_COUNT
+};
+
+typedef struct lh_hook_info {
+    const char *name;
+    unsigned family;              /* LH_FAMILY_* */
+    const lh_toolkit *toolkit;    /* layout hooks: the adapter; else NULL */
+    void **real;                  /* &real_<name>: the original, resolved with dlsym(RTLD_NEXT) */
+} lh_hook_info;
+
+extern const lh_hook_info lh_hooks[LH_HOOK_COUNT] LH_HIDDEN;
+/* Resolves every real_<name> not yet resolved (start-up, and lazily from a wrapper). */
+void lh_hooks_resolve(void) LH_HIDDEN;
+
+/* ---- per-thread state (initial-exec TLS) ----------------------------------------------------- */
+
+#define LH_HISTORY_MAX 256
+#define LH_THREAD_RECORDS 256
+#define LH_MEMBERS 8
+
+enum { LH_LOOP_STORM = 1, LH_LOOP_STREAK = 2 };
+
+/* An object past half a detector's limit: if a breach follows on the same thread, it is part of the
+ * same loop (listed in the report, and its own crossing joins that report instead of making one). */
+typedef struct lh_member {
+    int kind;                     /* 0 free, LH_LOOP_STORM, LH_LOOP_STREAK */
+    lh_slot *slot;                /* its table slot: the live count / streak */
+    const void *object;
+    unsigned hook;
+    uint64_t joined_epoch;        /* storm: the iteration whose report it joined */
+    unsigned depth;               /* ancestors above it when noted */
+    char type[64];
+    char name[64];
+} lh_member;
+
+/* A thread's statistics and history, in mmap'd memory so the summary can read them after the
+ * thread is gone. Counters are written by the owning thread only and read by the summary writer:
+ * relaxed atomics (a plain mov on x86-64), no read-modify-write. */
+typedef struct lh_thread_rec {
+    _Atomic uint32_t state;                    /* LH_REC_FREE / LIVE / DONE */
+    _Atomic int32_t tid;
+    char name[16];                             /* set at claim and at thread exit */
+    _Atomic uint64_t iterations;
+    _Atomic uint64_t layout_iterations;
+    _Atomic uint64_t hook_calls[LH_HOOK_COUNT]; /* layout calls: the sum over layout hooks */
+    _Atomic uint32_t max_count;                /* highest per-iteration count of one object */
+    _Atomic uint32_t max_hook;
+    _Atomic uintptr_t max_object;
+    _Atomic(const char *) max_type;
+    _Atomic uint64_t max_iteration;
+    uint32_t members_next;                     /* owner-only: ring index */
+    lh_member members[LH_MEMBERS];             /* owner-only */
+    lh_report_member report_members[LH_MEMBERS]; /* owner-only: the members of the report being written */
+    uint32_t history_next;                     /* owner-only: ring index */
+    lh_hist history[LH_HISTORY_MAX];           /* owner-only: read only by the owner's breaches */
+} lh_thread_rec;
+
+enum { LH_REC_FREE = 0, LH_REC_LIVE = 1, LH_REC_DONE = 2 };
+
+typedef struct lh_tls {
+    uint32_t guard;               /* > 0: LoopHunter's own work is running on this thread */
+    bool record_failed;           /* the record pool was full when this thread asked */
+    bool layout_linked;           /* this layout iteration is back-to-back with the previous one */
+    uint64_t epoch;               /* process-unique id of the current iteration; 0: none yet */
+    uint64_t iteration;           /* iterations this thread began */
+    uint64_t iter_start_ns;
+    uint64_t busy_end_ns;         /* when the loop went back to wait (0: still busy) */
+    int32_t wait_ms;              /* timeout of the wait that ended the iteration */
+    int32_t wait_since_layout_ms; /* longest wait asked for since the last layout iteration */
+    uint32_t iter_layout_calls;
+    uint64_t layout_epoch;        /* epoch of the last iteration that laid something out */
+    uint64_t layout_iter;         /* layout iterations of this thread */
+    uint64_t layout_iter_start_ns;
+    lh_thread_rec *rec;
+} lh_tls;
+
+extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
+
+/* The thread's record, claimed on first use; NULL when the pool is exhausted. */
+lh_thread_rec *lh_thread_record(lh_tls *t) LH_HIDDEN;
+/* Ends the current iteration (into the history) and starts a new one. */
+void lh_thread_new_iteration(lh_tls *t) LH_HIDDEN;
+/* The last `max` history entries, oldest first, including the running iteration. */
+size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) LH_HIDDEN;
+/* Counts a call of `hook` in the thread's record (claimed if needed). */
+void lh_thread_count_hook(lh_tls *t, unsigned hook) LH_HIDDEN;
+/* Maps the record pool and creates the thread-exit key. Returns 0 or -errno. */
+int lh_thread_init(void) LH_HIDDEN;
+size_t lh_thread_records_bytes(void) LH_HIDDEN;
+void lh_thread_reset_after_fork(void) LH_HIDDEN;
+int32_t lh_gettid(void) LH_HIDDEN;
+
+/* ---- process state --------------------------------------------------------------------------- */
+
+enum { LH_STATE_UNINIT = 0, LH_STATE_INITIALIZING = 1, LH_STATE_READY = 2, LH_STATE_OFF = 3 };
+
+#define LH_MAX_LOOP_RANGES 16
+#define LH_MAX_CONFIG_MESSAGES 16
+#define LH_THROTTLE_SLOTS 256
+
+typedef struct lh_throttle {
+    _Atomic uint64_t fingerprint; /* 0: free */
+    _Atomic uint64_t last_report_ns;
+    _Atomic uint64_t reports;
+    _Atomic uint64_t suppressed;
+    const char *kind;             /* static string, set before fingerprint is published */
+    char type[64];                /* object type of the first report (set by the claiming thread) */
+} lh_throttle;
+
+typedef struct lh_process {
+    lh_config cfg;
+    lh_table table;
+    int pid, ppid;
+    uint64_t run_tag;                 /* random per process: names and ids never collide */
+    uint64_t start_ns, start_wall_ns;
+    char exe[1024];
+    bool dir_ok;
+    char dir_problem[256];
+
+    /* Iteration boundaries: executable ranges of the event-loop libraries. */
+    lh_range loop_ranges[LH_MAX_LOOP_RANGES];
+    _Atomic size_t loop_range_count;  /* release/acquire: publishes loop_ranges */
+    _Atomic uint64_t loop_rescan_ns;  /* last rescan while none was found */
+    _Atomic int loop_rescanning;      /* try-flag: one rescan at a time, nobody waits */
+    lh_range self_range;              /* libloophunter.so's code: frames skipped in reports */
+
+    _Atomic uint64_t epoch_next;      /* relaxed counter: unique iteration ids */
+    _Atomic uint64_t report_seq;      /* relaxed counter: report file sequence */
+
+    /* Report outcomes (relaxed counters). */
+    _Atomic uint64_t breaches;
+    _Atomic uint64_t reports_admitted; /* passed the cap (LOOPHUNTER_MAX_REPORTS) */
+    _Atomic uint64_t reports_written;
+    _Atomic uint64_t reports_suppressed;
+    _Atomic uint64_t reports_joined;    /* crossings that were part of an already reported loop */
+    _Atomic uint64_t reports_capped;
+    _Atomic uint64_t reports_failed;
+    _Atomic uint64_t reports_skipped_no_dir;
+    _Atomic int write_failure_said;   /* one stderr line for the first failure only */
+    _Atomic uint64_t capture_ns_total, capture_count; /* breach path cost, for the summary */
+
+    lh_throttle throttle[LH_THROTTLE_SLOTS];
+    _Atomic uint64_t throttle_full;
+
+    lh_thread_rec *records;           /* mmap'd pool of LH_THREAD_RECORDS */
+    _Atomic size_t records_high;      /* records [0, records_high) were ever claimed */
+    _Atomic uint64_t records_exhausted;
+    _Atomic uint64_t recycled_threads, recycled_iterations, recycled_layout_calls;
+
+    char messages[LH_MAX_CONFIG_MESSAGES][LH_CONFIG_MESSAGE_LEN];
+    size_t message_count;
+
+    _Atomic int summary_written;
+} lh_process;
+
+extern lh_process lh_proc LH_HIDDEN;
+extern _Atomic int lh_state LH_HIDDEN;
+
+bool lh_init_slow(void) LH_HIDDEN;
+/* Resolves every original and primes the unwinder, once per process (see lh_state.c). */
+void lh_prepare_for_breaches(void) LH_HIDDEN;
+
+/* True when LoopHunter is initialised, enabled, and `family` is switched on. Initialises lazily
+ * (hooks can run before our constructor). */
+static inline bool lh_active(unsigned family) {
+    /* acquire: pairs with the release that publishes the initialised lh_proc. */
+    int s = atomic_load_explicit(&lh_state, memory_order_acquire);
+    if (LH_UNLIKELY(s != LH_STATE_READY)) {
+        if (s != LH_STATE_UNINIT || !lh_init_slow()) return false;
+    }
+    return (lh_proc.cfg.families & family) != 0;
+}
+
+/* ---- event loop ------------------------------------------------------------------------------ */
+
+static inline int32_t lh_wait_from_ms(int ms) { return ms < 0 ? -1 : ms; }
+int32_t lh_wait_from_timespec(const struct timespec *ts) LH_HIDDEN;
+int32_t lh_wait_from_timeval(const struct timeval *tv) LH_HIDDEN;
+void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) LH_HIDDEN;
+void lh_loop_return(const void *caller) LH_HIDDEN;
+/* (Re)reads the loop libraries' address ranges. */
+void lh_loop_scan_libraries(void) LH_HIDDEN;
+
+/* ---- layout counting and detectors ----------------------------------------------------------- */
+
+void lh_layout_call(unsigned hook, const void *object) LH_HIDDEN;
+
+/* ---- breach reports -------------------------------------------------------------------------- */
+
+typedef struct lh_breach {
+    const char *kind;             /* "layout-storm" | "layout-streak" */
+    unsigned hook;
+    const void *object;
+    uint64_t count, threshold;
+    const char *count_unit;
+    uint32_t last_iteration_layouts;
+    uint64_t size_before, size_after;
+    const lh_report_member *members;  /* the rest of the loop */
+    size_t member_count;
+} lh_breach;
+
+/* Captures the stack, throttles, writes the report. Called with the thread's guard held. */
+void lh_breach_report(lh_tls *t, const lh_breach *b) LH_HIDDEN;
+/* Makes the first stack capture (libunwind's set-up) happen now rather than inside a hook. */
+void lh_breach_prime_unwinder(void) LH_HIDDEN;
+void lh_breach_reset_after_fork(void) LH_HIDDEN;
+
+/* ---- summary --------------------------------------------------------------------------------- */
+
+void lh_summary_write(void) LH_HIDDEN;
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * lh_state.c — the process's LoopHunter state: lazy initialisation, the constructor and destructor,
+ * and what a forked child resets.
+ *
+ * Initialisation may run before main, from our constructor or from whichever hook is called first
+ * (another preload's constructor may call poll() before ours runs), in any thread. It reads the
+ * environment, maps its memory with mmap, resolves originals with dlsym, and writes at most one
+ * stderr line per problem. Exactly one thread initialises (compare-and-swap); a thread that finds
+ * initialisation in progress forwards its call uncounted rather than wait.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "lh_io.h"
+#include "lh_preload.h"
+
+extern char **environ;
+
+lh_process lh_proc;
+_Atomic int lh_state;
+
+static void keep_message(void *ctx, const char *line) {
+    (void)ctx;
+    lh_diag(line);
+    if (lh_proc.message_count < LH_MAX_CONFIG_MESSAGES) {
+        size_t n = strnlen(line, LH_CONFIG_MESSAGE_LEN - 1);
+        memcpy(lh_proc.messages[lh_proc.message_count], line, n);
+        lh_proc.messages[lh_proc.message_count][n] = '\0';
+        lh_proc.message_count++;
+    }
+}
+
+static void say(const char *a, const char *b, const char *c) {
+    char mem[LH_CONFIG_MESSAGE_LEN + 256];
+    lh_buf line;
+    lh_buf_init(&line, mem, sizeof mem);
+    lh_buf_put(&line, a);
+    lh_buf_put_clipped(&line, b, 200);
+    lh_buf_put(&line, c);
+    keep_message(NULL, line.data);
+}
+
+static uint64_t random_tag(void) {
+    uint64_t v = 0;
+    if (getrandom(&v, sizeof v, GRND_NONBLOCK) == (ssize_t)sizeof v && v != 0) return v;
+    /* No entropy yet (early boot): mix time, pid and an address. Uniqueness per run is all we need. */
+    v = lh_wall_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&v;
+    v ^= v >> 31;
+    v *= UINT64_C(0x9E3779B97F4A7C15);
+    return v != 0 ? v : 1;
+}
+
+static void read_identity(void) {
+    lh_proc.pid = (int)getpid();
+    lh_proc.ppid = (int)getppid();
+    lh_proc.run_tag = random_tag();
+    lh_proc.start_ns = lh_now_ns();
+    lh_proc.start_wall_ns = lh_wall_ns();
+}
+
+/* A relative LOOPHUNTER_DIR is taken relative to the working directory at start-up (the program
+ * may chdir later). */
+static bool make_dir_absolute(void) {
+    lh_config *cfg = &lh_proc.cfg;
+    if (cfg->dir[0] == '/') return true;
+    char cwd[2048], joined[sizeof cfg->dir];
+    if (getcwd(cwd, sizeof cwd) == NULL) {
+        say("loophunter: LOOPHUNTER_DIR=\"", cfg->dir,
+            "\" is relative and the working directory is unknown; reports will not be written");
+        return false;
+    }
+    lh_buf b;
+    lh_buf_init(&b, joined, sizeof joined);
+    lh_buf_put(&b, cwd);
+    lh_buf_putc(&b, '/');
+    lh_buf_put(&b, cfg->dir);
+    if (b.overflow || b.len >= sizeof cfg->dir - 128) {
+        say("loophunter: LOOPHUNTER_DIR=\"", cfg->dir, "\" is too long once made absolute; reports will not be written");
+        return false;
+    }
+    memcpy(cfg->dir, joined, b.len + 1);
+    return true;
+}
+
+static void prepare_dir(void) {
+    lh_proc.dir_ok = false;
+    if (!make_dir_absolute()) return;
+    lh_buf why;
+    lh_buf_init(&why, lh_proc.dir_problem, sizeof lh_proc.dir_problem);
+    if (lh_dir_prepare(lh_proc.cfg.dir, &why) == 0) {
+        lh_proc.dir_ok = true;
+        return;
+    }
+    char mem[LH_CONFIG_MESSAGE_LEN + 256];
+    lh_buf line;
+    lh_buf_init(&line, mem, sizeof mem);
+    lh_buf_put(&line, "loophunter: report directory \"");
+    lh_buf_put_clipped(&line, lh_proc.cfg.dir, 120);
+    lh_buf_put(&line, "\" ");
+    lh_buf_put(&line, lh_proc.dir_problem);
+    lh_buf_put(&line, "; reports will not be written (set LOOPHUNTER_DIR to a private directory)");
+    keep_message(NULL, line.data);
+}
+
+static void after_fork_child(void) {
+    /* Runs in the child of fork(), single-threaded: reset what belongs to the parent. */
+    uint64_t epoch = atomic_load_explicit(&lh_proc.epoch_next, memory_order_relaxed);
+    read_identity();
+    lh_table_clear(&lh_proc.table);
+    lh_thread_reset_after_fork();
+    lh_breach_reset_after_fork();
+    memset(lh_proc.throttle, 0, sizeof lh_proc.throttle);
+#define LH_ZERO(field) atomic_store_explicit(&lh_proc.field, 0, memory_order_relaxed)
+    LH_ZERO(report_seq);
+    LH_ZERO(breaches);
+    LH_ZERO(reports_admitted);
+    LH_ZERO(reports_written);
+    LH_ZERO(reports_suppressed);
+    LH_ZERO(reports_joined);
+    LH_ZERO(reports_capped);
+    LH_ZERO(reports_failed);
+    LH_ZERO(reports_skipped_no_dir);
+    LH_ZERO(write_failure_said);
+    LH_ZERO(capture_ns_total);
+    LH_ZERO(capture_count);
+    LH_ZERO(throttle_full);
+    LH_ZERO(records_exhausted);
+    LH_ZERO(recycled_threads);
+    LH_ZERO(recycled_iterations);
+    LH_ZERO(recycled_layout_calls);
+    LH_ZERO(summary_written);
+#undef LH_ZERO
+    atomic_store_explicit(&lh_proc.epoch_next, epoch, memory_order_relaxed); /* stays unique */
+}
+
+void lh_prepare_for_breaches(void) {
+    static _Atomic int done;
+    int expected = 0;
+    /* relaxed: a once-flag; what it guards publishes itself (real_<name> pointers are atomic,
+     * the scratch area is taken with its own flag). */
+    if (!atomic_compare_exchange_strong_explicit(&done, &expected, 1, memory_order_relaxed,
+                                                 memory_order_relaxed))
+        return;
+    lh_hooks_resolve();
+    lh_breach_prime_unwinder();
+}
+
+bool lh_init_slow(void) {
+    int expected = LH_STATE_UNINIT;
+    /* acquire on failure: a thread that lost sees the winner's published state. */
+    if (!atomic_compare_exchange_strong_explicit(&lh_state, &expected, LH_STATE_INITIALIZING,
+                                                 memory_order_acquire, memory_order_acquire))
+        return expected == LH_STATE_READY;
+    int saved = errno;
+    lh_tls_data.guard++;
+    int next = LH_STATE_OFF;
+
+    lh_config_load(&lh_proc.cfg, environ, (unsigned)geteuid(), keep_message, NULL);
+    if (lh_proc.cfg.disable) goto out;
+    read_identity();
+    ssize_t n = readlink("/proc/self/exe", lh_proc.exe, sizeof lh_proc.exe - 1);
+    lh_proc.exe[n > 0 ? n : 0] = '\0';
+
+    int err = lh_table_init(&lh_proc.table, lh_proc.cfg.table_slots);
+    if (err == 0) err = lh_thread_init();
+    if (err != 0) {
+        say("loophunter: could not map ", "its tables", "; LoopHunter is off for this process");
+        goto out;
+    }
+    prepare_dir();
+    lh_loop_scan_libraries();
+    lh_modules_range_of((const void *)lh_init_slow, &lh_proc.self_range);
+    /* A process with an event-loop library is a GUI program: do the costly set-up now (libunwind's
+     * first capture takes 0.3-1 ms). Any other process does it at its first iteration or layout,
+     * if ever (/bin/true never pays it). */
+    if (atomic_load_explicit(&lh_proc.loop_range_count, memory_order_relaxed) > 0) lh_prepare_for_breaches();
+    pthread_atfork(NULL, NULL, after_fork_child);
+    next = LH_STATE_READY;
+out:
+    /* release: publishes everything initialised above to lh_active's acquire load. */
+    atomic_store_explicit(&lh_state, next, memory_order_release);
+    lh_tls_data.guard--;
+    errno = saved;
+    return next == LH_STATE_READY;
+}
+
+__attribute__((constructor)) static void lh_constructor(void) {
+    if (atomic_load_explicit(&lh_state, memory_order_acquire) == LH_STATE_UNINIT) lh_init_slow();
+}
+
+/* ELF destructors run after the host's exit handlers (we were initialised first). fd 2 may be
+ * closed by then, so nothing here relies on stderr. */
+__attribute__((destructor)) static void lh_destructor(void) {
+    if (atomic_load_explicit(&lh_state, memory_order_acquire) == LH_STATE_READY) lh_summary_write();
+}

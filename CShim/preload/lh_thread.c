@@ -1,0 +1,275 @@
+/*
+ * lh_thread.c — per-thread state and event-loop iterations.
+ *
+ * Runs inside poll()-family and layout hooks on any thread, possibly in a signal handler: no
+ * allocation (thread records come from a pool mapped at start-up), no locks (records are claimed
+ * with compare-and-swap), only the thread's own TLS and record are written on the common paths.
+ *
+ * An iteration of a thread's event loop begins when a poll()-family call made from inside an
+ * event-loop library returns (the caller's address is checked against the libraries' code ranges,
+ * cached at start-up), or when the program calls loophunter_iteration_mark(). Calls of poll() from
+ * anywhere else (libxcb, D-Bus, GIO helpers) are in the middle of an iteration and change nothing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lh_io.h"
+#include "lh_preload.h"
+
+__thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec")));
+
+static pthread_key_t thread_exit_key;
+static bool thread_exit_key_ok;
+
+int32_t lh_gettid(void) { return (int32_t)syscall(SYS_gettid); }
+
+static void read_thread_name(char name[16]) {
+    memset(name, 0, 16);
+    prctl(PR_GET_NAME, name, 0, 0, 0);
+}
+
+/* ---- records -------------------------------------------------------------------------------- */
+
+static void relaxed_add(_Atomic uint64_t *c, uint64_t v) {
+    /* owner-only counter: load + store, no locked instruction (see lh_thread_rec). */
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v, memory_order_relaxed);
+}
+
+/* Folds a finished thread's numbers into the recycled totals before its record is reused. */
+static void fold_recycled(lh_thread_rec *r) {
+    /* relaxed: statistics only. */
+    atomic_fetch_add_explicit(&lh_proc.recycled_threads, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&lh_proc.recycled_iterations,
+                              atomic_load_explicit(&r->iterations, memory_order_relaxed),
+                              memory_order_relaxed);
+    uint64_t layout_calls = 0;
+    for (unsigned h = 0; h < LH_HOOK_COUNT; h++)
+        if (lh_hooks[h].family == LH_FAMILY_LAYOUT)
+            layout_calls += atomic_load_explicit(&r->hook_calls[h], memory_order_relaxed);
+    atomic_fetch_add_explicit(&lh_proc.recycled_layout_calls, layout_calls, memory_order_relaxed);
+}
+
+static void clear_record(lh_thread_rec *r) {
+    /* The record is ours (state LIVE via our CAS); nobody else writes it. */
+    atomic_store_explicit(&r->iterations, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->layout_iterations, 0, memory_order_relaxed);
+    for (unsigned h = 0; h < LH_HOOK_COUNT; h++)
+        atomic_store_explicit(&r->hook_calls[h], 0, memory_order_relaxed);
+    atomic_store_explicit(&r->max_count, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->max_hook, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->max_object, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->max_type, NULL, memory_order_relaxed);
+    atomic_store_explicit(&r->max_iteration, 0, memory_order_relaxed);
+    r->history_next = 0;
+    r->members_next = 0;
+    memset(r->members, 0, sizeof r->members);
+    memset(r->history, 0, sizeof r->history);
+}
+
+static lh_thread_rec *claim(uint32_t from_state) {
+    for (size_t i = 0; i < LH_THREAD_RECORDS; i++) {
+        lh_thread_rec *r = &lh_proc.records[i];
+        uint32_t expected = from_state;
+        /* acquire: see the previous owner's final writes before reusing the record. */
+        if (atomic_load_explicit(&r->state, memory_order_relaxed) == from_state &&
+            atomic_compare_exchange_strong_explicit(&r->state, &expected, LH_REC_LIVE,
+                                                    memory_order_acquire, memory_order_relaxed)) {
+            if (from_state == LH_REC_DONE) fold_recycled(r);
+            /* relaxed max: the summary reads states (acquire) below this bound. */
+            size_t high = atomic_load_explicit(&lh_proc.records_high, memory_order_relaxed);
+            while (high < i + 1 &&
+                   !atomic_compare_exchange_weak_explicit(&lh_proc.records_high, &high, i + 1,
+                                                          memory_order_relaxed, memory_order_relaxed)) {
+            }
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* pthread key destructor: the thread is exiting. */
+static void thread_exit(void *arg) {
+    lh_thread_rec *r = arg;
+    if (r == NULL || lh_tls_data.rec != r) return; /* e.g. a stale value after fork */
+    read_thread_name(r->name);
+    lh_tls_data.rec = NULL;
+    /* release: the summary writer (acquire) sees the final counters with the DONE state. */
+    atomic_store_explicit(&r->state, LH_REC_DONE, memory_order_release);
+}
+
+lh_thread_rec *lh_thread_record(lh_tls *t) {
+    if (LH_LIKELY(t->rec != NULL)) return t->rec;
+    if (t->record_failed || lh_proc.records == NULL) return NULL;
+    lh_thread_rec *r = claim(LH_REC_FREE);
+    if (r == NULL) r = claim(LH_REC_DONE);
+    if (r == NULL) {
+        t->record_failed = true;
+        atomic_fetch_add_explicit(&lh_proc.records_exhausted, 1, memory_order_relaxed); /* stat */
+        return NULL;
+    }
+    clear_record(r);
+    atomic_store_explicit(&r->tid, lh_gettid(), memory_order_relaxed);
+    read_thread_name(r->name);
+    t->rec = r;
+    /* pthread_setspecific uses the thread descriptor's static key array for low keys: no malloc. */
+    if (thread_exit_key_ok) pthread_setspecific(thread_exit_key, r);
+    return r;
+}
+
+void lh_thread_count_hook(lh_tls *t, unsigned hook) {
+    lh_thread_rec *r = lh_thread_record(t);
+    if (r != NULL) relaxed_add(&r->hook_calls[hook], 1);
+}
+
+/* ---- iterations ----------------------------------------------------------------------------- */
+
+static void push_history(lh_tls *t, lh_thread_rec *r, uint64_t now) {
+    lh_hist *h = &r->history[r->history_next % LH_HISTORY_MAX];
+    uint64_t end = t->busy_end_ns != 0 ? t->busy_end_ns : now;
+    h->iteration = t->iteration;
+    h->start_us = (t->iter_start_ns - lh_proc.start_ns) / 1000;
+    h->busy_us = end > t->iter_start_ns ? (end - t->iter_start_ns) / 1000 : 0;
+    h->layout_calls = t->iter_layout_calls;
+    h->wait_ms = t->busy_end_ns != 0 ? t->wait_ms : -2;
+    r->history_next++;
+}
+
+void lh_thread_new_iteration(lh_tls *t) {
+    uint64_t now = lh_now_ns();
+    lh_thread_rec *r = lh_thread_record(t);
+    if (LH_UNLIKELY(t->epoch == 0)) lh_prepare_for_breaches(); /* the thread's first iteration */
+    if (r != NULL) {
+        if (t->epoch != 0) push_history(t, r, now);
+        relaxed_add(&r->iterations, 1);
+    }
+    /* relaxed: only uniqueness matters; each thread keeps its own epoch in TLS. */
+    t->epoch = atomic_fetch_add_explicit(&lh_proc.epoch_next, 1, memory_order_relaxed) + 1;
+    t->iteration++;
+    t->iter_start_ns = now;
+    t->busy_end_ns = 0;
+    t->iter_layout_calls = 0;
+}
+
+size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) {
+    lh_thread_rec *r = t->rec;
+    if (r == NULL || max == 0) return 0;
+    size_t past = r->history_next < LH_HISTORY_MAX ? r->history_next : LH_HISTORY_MAX;
+    if (past > max - 1) past = max - 1;
+    size_t n = 0;
+    for (size_t i = past; i > 0; i--) out[n++] = r->history[(r->history_next - i) % LH_HISTORY_MAX];
+    /* The running iteration, up to now. */
+    uint64_t now = lh_now_ns();
+    out[n].iteration = t->iteration;
+    out[n].start_us = (t->iter_start_ns - lh_proc.start_ns) / 1000;
+    out[n].busy_us = (now - t->iter_start_ns) / 1000;
+    out[n].layout_calls = t->iter_layout_calls;
+    out[n].wait_ms = -2;
+    return n + 1;
+}
+
+/* ---- loop waits ----------------------------------------------------------------------------- */
+
+int32_t lh_wait_from_timespec(const struct timespec *ts) {
+    if (ts == NULL) return -1;
+    int64_t ms = (int64_t)ts->tv_sec * 1000 + ts->tv_nsec / 1000000;
+    return ms > INT32_MAX ? INT32_MAX : (int32_t)(ms < 0 ? 0 : ms);
+}
+
+int32_t lh_wait_from_timeval(const struct timeval *tv) {
+    if (tv == NULL) return -1;
+    int64_t ms = (int64_t)tv->tv_sec * 1000 + tv->tv_usec / 1000;
+    return ms > INT32_MAX ? INT32_MAX : (int32_t)(ms < 0 ? 0 : ms);
+}
+
+void lh_loop_scan_libraries(void) {
+    size_t n = lh_modules_ranges_named((const char(*)[64])lh_proc.cfg.loop_lib,
+                                       lh_proc.cfg.loop_lib_count, lh_proc.loop_ranges,
+                                       LH_MAX_LOOP_RANGES);
+    /* release: a reader that sees the count sees the ranges written before it. */
+    atomic_store_explicit(&lh_proc.loop_range_count, n, memory_order_release);
+}
+
+/* Is `caller` inside an event-loop library? With none loaded, every wait counts (a program with
+ * an unknown loop still gets iterations); a library loaded later is found by a rescan at most once
+ * a second while none is known. */
+static bool is_loop_caller(const void *caller) {
+    /* acquire: pairs with the release in lh_loop_scan_libraries. */
+    size_t n = atomic_load_explicit(&lh_proc.loop_range_count, memory_order_acquire);
+    if (n == 0) {
+        uint64_t now = lh_now_ns();
+        uint64_t last = atomic_load_explicit(&lh_proc.loop_rescan_ns, memory_order_relaxed);
+        int busy = 0;
+        if (now - last > 1000000000u &&
+            atomic_compare_exchange_strong_explicit(&lh_proc.loop_rescanning, &busy, 1,
+                                                    memory_order_acquire, memory_order_relaxed)) {
+            atomic_store_explicit(&lh_proc.loop_rescan_ns, now, memory_order_relaxed);
+            lh_loop_scan_libraries();
+            /* release: ends our exclusive rescan. */
+            atomic_store_explicit(&lh_proc.loop_rescanning, 0, memory_order_release);
+            n = atomic_load_explicit(&lh_proc.loop_range_count, memory_order_acquire);
+        }
+        if (n == 0) return true;
+    }
+    uintptr_t a = (uintptr_t)caller;
+    for (size_t i = 0; i < n; i++)
+        if (a >= lh_proc.loop_ranges[i].lo && a < lh_proc.loop_ranges[i].hi) return true;
+    return false;
+}
+
+void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) {
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0 || !lh_active(LH_FAMILY_LOOP)) return;
+    t->guard++;
+    /* Only threads that already have a record (GUI threads) count waits: a worker thread that
+     * polls a socket does not take a record for it. */
+    if (t->rec != NULL) relaxed_add(&t->rec->hook_calls[hook], 1);
+    if (is_loop_caller(caller)) {
+        t->busy_end_ns = lh_now_ns();
+        t->wait_ms = wait_ms;
+        int32_t w = wait_ms < 0 ? INT32_MAX : wait_ms;
+        if (w > t->wait_since_layout_ms) t->wait_since_layout_ms = w;
+    }
+    t->guard--;
+}
+
+void lh_loop_return(const void *caller) {
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0 || !lh_active(LH_FAMILY_LOOP)) return;
+    t->guard++;
+    if (is_loop_caller(caller)) lh_thread_new_iteration(t);
+    t->guard--;
+}
+
+/* ---- start-up and fork ---------------------------------------------------------------------- */
+
+size_t lh_thread_records_bytes(void) {
+    size_t page = 4096;
+    return (sizeof(lh_thread_rec) * LH_THREAD_RECORDS + page - 1) & ~(page - 1);
+}
+
+int lh_thread_init(void) {
+    void *mem = mmap(NULL, lh_thread_records_bytes(), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) return -errno;
+    lh_proc.records = mem;
+    thread_exit_key_ok = pthread_key_create(&thread_exit_key, thread_exit) == 0;
+    return 0;
+}
+
+void lh_thread_reset_after_fork(void) {
+    /* Only the forking thread exists in the child: every record is stale. MADV_DONTNEED on our
+     * private anonymous mapping gives zero pages without touching (copying) them. */
+    if (lh_proc.records != NULL)
+        madvise(lh_proc.records, lh_thread_records_bytes(), MADV_DONTNEED);
+    atomic_store_explicit(&lh_proc.records_high, 0, memory_order_relaxed);
+    lh_tls *t = &lh_tls_data;
+    uint32_t guard = t->guard;
+    memset(t, 0, sizeof *t);
+    t->guard = guard;
+}

@@ -1,0 +1,21 @@
+/// One stack frame of a report.
+public struct Frame: Codable, Sendable, Equatable {
+    /// The return address, `0x...`.
+    public let pc: String
+    /// Path of the module that contained it, when known.
+    public let module: String?
+    /// GNU build-id of that module (hex), to check that the file on disk is the one that ran.
+    public let buildId: String?
+    /// `pc` minus the module's load bias, `0x...`: symbolize at `offset - 1` (inside the call).
+    public let offset: String?
+    /// Exported symbol that provably contains the address (checked against its size), else nil.
+    public let symbol: String?
+    public let symbolOffset: UInt64?
+
+    enum CodingKeys: String, CodingKey {
+        case pc, module
+        case buildId = "build_id"
+        case offset, symbol
+        case symbolOffset = "symbol_offset"
+    }
+}

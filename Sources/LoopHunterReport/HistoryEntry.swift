@@ -1,0 +1,20 @@
+/// One iteration of the thread's event loop in the run-up to a breach.
+public struct HistoryEntry: Codable, Sendable, Equatable {
+    public let iteration: UInt64
+    /// Microseconds since LoopHunter started in the process.
+    public let startUs: UInt64
+    /// From the loop's wake-up to its next wait (the last entry: to the breach).
+    public let busyUs: UInt64
+    /// Layout calls counted on the thread in the iteration.
+    public let layoutCalls: UInt64
+    /// How long the loop then asked to sleep: -1 forever, nil unknown (the iteration of the breach).
+    public let waitMs: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case iteration
+        case startUs = "start_us"
+        case busyUs = "busy_us"
+        case layoutCalls = "layout_calls"
+        case waitMs = "wait_ms"
+    }
+}

@@ -1,0 +1,43 @@
+/// A breach report: one JSON file written by the preload when a detector fired
+/// (schema `loophunter/report`, documented in docs/report-schema.md).
+public struct Report: Codable, Sendable, Equatable {
+    public let schema: String
+    public let version: String
+    /// `layout-storm`, `layout-streak` (later issues add more kinds).
+    public let kind: String
+    /// Unique across processes and machines: run tag, pid, sequence.
+    public let id: String
+    /// ISO 8601, UTC, microseconds.
+    public let time: String
+    public let timeNs: UInt64
+    /// Stable across runs: kind, hook, object type and the top frames (module name + offset).
+    public let fingerprint: String
+    public let process: ReportProcess
+    public let thread: ReportThread
+    public let hook: ReportHook
+    public let object: ReportObject
+    /// What crossed the threshold, in `countUnit` (layouts in one iteration, or hot iterations in a row).
+    public let count: UInt64
+    public let threshold: UInt64
+    public let countUnit: String
+    /// `layout-streak` only.
+    public let streak: StreakDetail?
+    /// Other objects of the same loop.
+    public let loopMembers: [LoopMember]
+    /// The thread's last iterations, oldest first; the last one is the iteration of the breach.
+    public let history: [HistoryEntry]
+    /// Innermost first: the first frame is the code that called the hooked entry point.
+    public let frames: [Frame]
+    public let framesTruncated: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case schema, version, kind, id, time
+        case timeNs = "time_ns"
+        case fingerprint, process, thread, hook, object, count, threshold
+        case countUnit = "count_unit"
+        case streak
+        case loopMembers = "loop_members"
+        case history, frames
+        case framesTruncated = "frames_truncated"
+    }
+}

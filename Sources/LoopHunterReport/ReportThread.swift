@@ -1,0 +1,15 @@
+/// The thread a breach happened on, and where its event loop was.
+public struct ReportThread: Codable, Sendable, Equatable {
+    public let tid: Int
+    /// The kernel's thread name (15 bytes at most), e.g. `ui-worker`.
+    public let name: String
+    /// Iterations of this thread's event loop so far.
+    public let iteration: UInt64
+    /// Iterations of this thread that laid something out.
+    public let layoutIteration: UInt64
+
+    enum CodingKeys: String, CodingKey {
+        case tid, name, iteration
+        case layoutIteration = "layout_iteration"
+    }
+}

@@ -1,0 +1,44 @@
+/// A process summary: written once at exit by every process that ran an event loop, laid
+/// something out or breached (schema `loophunter/summary`, docs/report-schema.md).
+public struct Summary: Codable, Sendable, Equatable {
+    public let schema: String
+    public let version: String
+    public let id: String
+    public let loophunterVersion: String
+    public let process: ReportProcess
+    public let started: String
+    public let ended: String
+    public let durationMs: UInt64
+    /// Every LOOPHUNTER_* variable and the value in force.
+    public let config: [String: ConfigValue]
+    /// The start-up messages about bad values, as printed on stderr.
+    public let configMessages: [String]
+    public let iterationSource: IterationSource
+    public let hooks: [SummaryHook]
+    public let threads: [SummaryThread]
+    public let recycledThreads: RecycledThreads
+    public let threadsWithoutRecord: UInt64
+    public let iterations: UInt64
+    public let layoutCalls: UInt64
+    /// The highest per-iteration count of one object, or nil when nothing was laid out.
+    public let max: SummaryMax?
+    public let table: SummaryTable
+    public let reports: SummaryReports
+    public let fingerprints: [SummaryFingerprint]
+
+    enum CodingKeys: String, CodingKey {
+        case schema, version, id
+        case loophunterVersion = "loophunter_version"
+        case process, started, ended
+        case durationMs = "duration_ms"
+        case config
+        case configMessages = "config_messages"
+        case iterationSource = "iteration_source"
+        case hooks, threads
+        case recycledThreads = "recycled_threads"
+        case threadsWithoutRecord = "threads_without_record"
+        case iterations
+        case layoutCalls = "layout_calls"
+        case max, table, reports, fingerprints
+    }
+}

@@ -1,0 +1,13 @@
+/// One row of the hook table, as it fared in the process.
+public struct SummaryHook: Codable, Sendable, Equatable {
+    public let name: String
+    public let family: String
+    public let toolkit: String?
+    /// Its family is switched on (LOOPHUNTER_HOOKS).
+    public let enabled: Bool
+    /// The original was looked up and found (the host called it, or the process looked like a GUI
+    /// program at start-up).
+    public let resolved: Bool
+    /// Calls counted on threads that ran an event loop or laid something out.
+    public let calls: UInt64
+}

@@ -1,0 +1,19 @@
+/// A thread that ran an event loop or laid something out.
+public struct SummaryThread: Codable, Sendable, Equatable {
+    public let tid: Int
+    public let name: String
+    /// `running` at exit, or `exited`.
+    public let state: String
+    public let iterations: UInt64
+    public let layoutIterations: UInt64
+    public let layoutCalls: UInt64
+    /// Highest number of layouts of one object in one iteration on this thread.
+    public let maxCount: UInt64
+
+    enum CodingKeys: String, CodingKey {
+        case tid, name, state, iterations
+        case layoutIterations = "layout_iterations"
+        case layoutCalls = "layout_calls"
+        case maxCount = "max_count"
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import LoopHunterReport
+import Testing
+
+/// Every toykit scenario under the preload, asserting on the files it wrote; and the same scenario
+/// without the preload and with LOOPHUNTER_DISABLE=1, asserting the program behaved identically.
+@Suite("toykit scenarios under the preload")
+struct ScenarioTests {
+    /// What one scenario must produce.
+    struct Expectation: Sendable, CustomTestStringConvertible {
+        let scenario: String
+        /// nil: no report at all.
+        let kind: String?
+        let type: String?
+        let name: String?
+        /// Names that must be listed as the rest of the loop.
+        let members: [String]
+        /// A function of the scenario that must be on the report's stack, with its source file.
+        let function: String?
+        let file: String?
+        let threadName: String?
+        /// Processes that write a summary (fork: parent and child).
+        let processes: Int
+        var testDescription: String { scenario }
+    }
+
+    static let expectations: [Expectation] = [
+        .init(scenario: "healthy", kind: nil, type: nil, name: nil, members: [], function: nil,
+              file: nil, threadName: nil, processes: 1),
+        .init(scenario: "loop", kind: "layout-storm", type: "StatusLabel", name: "status",
+              members: ["toolbar"], function: "loop_toolbar_layout", file: "scenario_loop.c",
+              threadName: "toykit-demo", processes: 1),
+        .init(scenario: "capped-loop", kind: "layout-streak", type: "StatusLabel", name: "status",
+              members: ["toolbar"], function: "loop_toolbar_layout", file: "scenario_loop.c",
+              threadName: "toykit-demo", processes: 1),
+        .init(scenario: "oscillate", kind: "layout-streak", type: "Pane", name: nil,
+              members: [], function: "oscillate_split_layout", file: "scenario_oscillate.c",
+              threadName: "toykit-demo", processes: 1),
+        .init(scenario: "alloc-storm", kind: nil, type: nil, name: nil, members: [], function: nil,
+              file: nil, threadName: nil, processes: 1),
+        .init(scenario: "threads", kind: "layout-storm", type: "StatusLabel", name: "worker-status",
+              members: ["worker-toolbar"], function: "loop_toolbar_layout", file: "scenario_loop.c",
+              threadName: "ui-worker", processes: 1),
+        .init(scenario: "fork", kind: "layout-storm", type: "StatusLabel", name: "child-status",
+              members: ["child-toolbar"], function: "loop_toolbar_layout", file: "scenario_loop.c",
+              threadName: "toykit-demo", processes: 2),
+    ]
+
+    @Test("writes the expected report and summary", arguments: expectations)
+    func reports(_ e: Expectation) throws {
+        try Native.ensureBuilt()
+        let dir = ReportDirectory(e.scenario)
+        defer { dir.remove() }
+        let run = HostRun.underPreload([Native.demo, e.scenario], dir: dir.path)
+        #expect(run.status == 0, "exit status \(run.status), stderr: \(run.stderr)")
+        #expect(!run.timedOut)
+        #expect(run.loophunterLines.isEmpty, "unexpected LoopHunter messages: \(run.loophunterLines)")
+
+        let reports = try dir.reports()
+        let summaries = try dir.summaries()
+        #expect(summaries.count == e.processes, "summaries: \(dir.fileNames)")
+        #expect(dir.fileNames.allSatisfy { $0.hasSuffix(".json") && !$0.hasPrefix(".") },
+                "temporary files left behind: \(dir.fileNames)")
+
+        guard let kind = e.kind else {
+            #expect(reports.isEmpty, "a healthy scenario breached: \(reports.map { "\($0.kind) \($0.object.path) \($0.count)" })")
+            for summary in summaries {
+                #expect(summary.reports.breaches == 0)
+                #expect(summary.layoutCalls > 0, "layouts were counted")
+                #expect(summary.max?.count == 1, "no view is laid out twice in one healthy iteration")
+            }
+            return
+        }
+        #expect(reports.count == 1, "exactly one report per loop: \(dir.fileNames)")
+        let report = try #require(reports.first)
+        #expect(report.kind == kind)
+        #expect(report.object.type == e.type)
+        if let name = e.name {
+            #expect(report.object.name == name)
+        } else {
+            // Two equal siblings fight: either may be named; the other must be the member.
+            let names = Set([report.object.name] + report.loopMembers.map(\.name))
+            #expect(names == ["left", "right"], "\(names)")
+        }
+        for member in e.members {
+            #expect(report.loopMembers.contains { $0.name == member }, "members: \(report.loopMembers)")
+        }
+        #expect(report.count >= report.threshold)
+        #expect(report.thread.name == e.threadName)
+        #expect(report.object.path.hasSuffix("'\(report.object.name ?? "")'"))
+        #expect(report.object.ancestors.first?.type == "TkWindow")
+        #expect(!report.history.isEmpty && report.history.last?.iteration == report.thread.iteration)
+        #expect(!report.frames.isEmpty && report.frames.allSatisfy { $0.module != nil && $0.buildId != nil })
+        #expect(report.frames.first?.module?.hasSuffix("libloophunter.so") == false,
+                "the first frame is the host's caller, not LoopHunter")
+
+        // After symbolization the scenario's own layout function is on the stack, with its file.
+        let locations = try Symbolizer.symbolize(report.frames)
+        let hit = locations.compactMap { $0 }.first { $0.function == e.function }
+        #expect(hit != nil, "frames: \(locations.compactMap { $0?.function })")
+        #expect(hit?.file.hasSuffix(e.file ?? "") == true && (hit?.line ?? 0) > 0)
+
+        if kind == "layout-streak" {
+            let streak = try #require(report.streak)
+            #expect(report.threshold == 60 && report.count >= 60)
+            if e.scenario == "capped-loop" {
+                #expect(streak.lastIterationLayouts == 4, "the capped policy's 4 passes per frame")
+            } else {
+                #expect(streak.sizeBefore != streak.sizeAfter, "oscillating panes change size")
+            }
+        } else {
+            #expect(report.count == 101 && report.threshold == 100)
+        }
+
+        // The reporting process's summary accounts for what happened.
+        let summary = try #require(summaries.first { $0.process.pid == report.process.pid })
+        #expect(summary.reports.written == 1)
+        #expect(summary.reports.breaches >= 1)
+        #expect(summary.fingerprints.contains { $0.fingerprint == report.fingerprint && $0.reports == 1 })
+        #expect(summary.hooks.contains { $0.name == "tk_view_layout" && $0.calls == summary.layoutCalls })
+        #expect(summary.threads.contains { $0.tid == report.thread.tid && $0.name == e.threadName })
+        #expect(summary.table.droppedCalls == 0 && summary.table.objects >= 2)
+        #expect(summary.config["LOOPHUNTER_THRESHOLD"] == .number(100))
+        if e.scenario == "fork" {
+            let parent = try #require(summaries.first { $0.process.pid != report.process.pid })
+            #expect(report.process.ppid == parent.process.pid, "the child reported under its own pid")
+            #expect(parent.reports.breaches == 0)
+        }
+    }
+
+    @Test("the preload never changes the program's behaviour", arguments: Native.scenarios)
+    func unchangedBehaviour(_ scenario: String) throws {
+        try Native.ensureBuilt()
+        let plain = HostRun.run([Native.demo, scenario])
+        #expect(plain.status == 0 && !plain.timedOut)
+        let dir = ReportDirectory("\(scenario)-same")
+        defer { dir.remove() }
+        let traced = HostRun.underPreload([Native.demo, scenario], dir: dir.path)
+        #expect(traced.status == plain.status)
+        #expect(traced.stdout == plain.stdout)
+        #expect(traced.stderr == plain.stderr)
+
+        let offDir = ReportDirectory("\(scenario)-off")
+        let off = HostRun.underPreload([Native.demo, scenario], dir: offDir.path,
+                                       extra: ["LOOPHUNTER_DISABLE": "1"])
+        #expect(off.status == plain.status)
+        #expect(off.stdout == plain.stdout)
+        #expect(off.stderr == plain.stderr)
+        #expect(!offDir.exists, "LOOPHUNTER_DISABLE=1 writes nothing, not even the directory")
+    }
+
+    /// toykit counts its own tk_view_layout() calls; LoopHunter's count must be exactly that.
+    @Test("layout counts equal toykit's own count", arguments: ["loop", "capped-loop", "oscillate"])
+    func exactCounts(_ scenario: String) throws {
+        try Native.ensureBuilt()
+        let dir = ReportDirectory("\(scenario)-exact")
+        defer { dir.remove() }
+        let run = HostRun.underPreload([Native.demo, scenario], dir: dir.path)
+        let line = try #require(run.stdout.split(separator: "\n").first { $0.contains("toykit layouts=") })
+        let truth = try #require(UInt64(line.split(separator: "=").last ?? ""))
+        let summary = try #require(try dir.summaries().first)
+        #expect(summary.layoutCalls == truth)
+        #expect(summary.hooks.first { $0.name == "tk_view_layout" }?.calls == truth)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// Paths of the package and of the native products the tests run (built by
+/// scripts/build-native.sh, once per test process, before the first test that needs them).
+enum Native {
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let release = root.appendingPathComponent(".build/release")
+    static let preload = release.appendingPathComponent("libloophunter.so").path
+    static let toykitLibrary = release.appendingPathComponent("libtoykit.so").path
+    static let demo = release.appendingPathComponent("toykit-demo").path
+
+    /// The toykit scenarios, as `toykit-demo --list` prints them.
+    static let scenarios = ["healthy", "loop", "capped-loop", "oscillate", "alloc-storm", "threads", "fork"]
+
+    /// Builds the native parts once; every test that runs them calls this first. A failed build
+    /// fails the test with the compiler's output.
+    static func ensureBuilt() throws {
+        switch buildOutcome {
+        case .success: return
+        case .failure(let error): throw error
+        }
+    }
+
+    private static let buildOutcome: Result<Void, NativeBuildError> = {
+        let run = HostRun.run([root.appendingPathComponent("scripts/build-native.sh").path],
+                              timeout: 600)
+        if run.status == 0 { return .success(()) }
+        return .failure(NativeBuildError(output: run.stdout + run.stderr))
+    }()
+}
+
+struct NativeBuildError: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "scripts/build-native.sh failed:\n\(output)" }
+}

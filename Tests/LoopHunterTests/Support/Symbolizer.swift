@@ -1,0 +1,48 @@
+import Foundation
+import LoopHunterReport
+
+/// Test-side symbolization of report frames with llvm-symbolizer in batch mode (one process for
+/// all frames), from module path + offset - 1. The reporter's own symbolizer supersedes this.
+enum Symbolizer {
+    struct Location: Equatable {
+        let function: String
+        let file: String
+        let line: Int
+    }
+
+    static var path: String? {
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/llvm-symbolizer" } + ["/usr/bin/llvm-symbolizer-14", "/usr/lib/llvm-14/bin/llvm-symbolizer"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func symbolize(_ frames: [Frame]) throws -> [Location?] {
+        guard let path else { throw SymbolizerMissing() }
+        var lines: [String] = []
+        var index: [Int] = []
+        for (i, frame) in frames.enumerated() {
+            guard let module = frame.module, let text = frame.offset,
+                  let offset = UInt64(text.dropFirst(2), radix: 16), offset > 0 else { continue }
+            lines.append("CODE \(module) 0x\(String(offset - 1, radix: 16))")
+            index.append(i)
+        }
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("lh-sym-\(UUID().uuidString)")
+        try lines.joined(separator: "\n").appending("\n").write(to: input, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let run = HostRun.run(["/bin/sh", "-c",
+                               "'\(path)' --functions=linkage --no-inlines --output-style=JSON < '\(input.path)'"])
+        var result = [Location?](repeating: nil, count: frames.count)
+        for (n, line) in run.stdout.split(separator: "\n").enumerated() where n < index.count {
+            guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let symbols = object["Symbol"] as? [[String: Any]], let first = symbols.first,
+                  let function = first["FunctionName"] as? String else { continue }
+            result[index[n]] = Location(function: function, file: first["FileName"] as? String ?? "",
+                                        line: first["Line"] as? Int ?? 0)
+        }
+        return result
+    }
+}
+
+struct SymbolizerMissing: Error, CustomStringConvertible {
+    var description: String { "llvm-symbolizer not found (the Swift toolchain ships one; or apt-get install llvm)" }
+}

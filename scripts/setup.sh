@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what LoopHunter's build and tests need from Debian's packages, only when missing.
+# Non-interactive (CI has no standard input): apt-get -y with DEBIAN_FRONTEND=noninteractive,
+# through sudo when not root. Prints what it installs; does nothing when all is present.
+#
+# Usage: scripts/setup.sh [build|test]   (test also installs what the test suite runs)
+set -euo pipefail
+purpose=${1:-build}
+
+build_packages=(gcc libc6-dev libunwind-dev binutils)
+test_packages=(llvm)   # llvm-symbolizer for tests (the Swift toolchain ships one too)
+
+missing=()
+want=("${build_packages[@]}")
+[ "$purpose" = test ] && want+=("${test_packages[@]}")
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: the Swift toolchain (6.0 or later) is not on PATH; install it from https://www.swift.org/install/linux/ and retry" >&2
+  exit 1
+fi
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "setup: installing ${missing[*]}"
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo=(sudo -n); else
+    echo "setup: need root to install ${missing[*]} (run as root, or install them yourself)" >&2; exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may never have fetched the package lists.
+"${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}" </dev/null >/dev/null 2>&1 || {
+  "${sudo[@]}" apt-get update </dev/null >/dev/null
+  "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}" </dev/null
+}
