@@ -31,18 +31,9 @@ void lh_table_clear(lh_table *t) {
     atomic_store_explicit(&t->dropped, 0, memory_order_relaxed);
 }
 
-static inline uint64_t hash_key(uint64_t key) {
-    /* Fibonacci hashing with a final xor-shift: pointers differ mostly in middle bits. */
-    key ^= key >> 33;
-    key *= UINT64_C(0x9E3779B97F4A7C15);
-    key ^= key >> 29;
-    return key;
-}
-
-lh_slot *lh_table_slot(lh_table *t, const void *object, unsigned hook) {
+lh_slot *lh_table_slot_probe(lh_table *t, uint64_t key) {
     if (LH_UNLIKELY(t->slots == NULL)) return NULL;
-    uint64_t key = lh_table_key(object, hook);
-    uint64_t i = hash_key(key) & t->mask;
+    uint64_t i = lh_table_hash(key) & t->mask;
     uint64_t probes = t->capacity < LH_TABLE_MAX_PROBE ? t->capacity : LH_TABLE_MAX_PROBE;
     for (uint64_t n = 0; n < probes; n++, i = (i + 1) & t->mask) {
         lh_slot *s = &t->slots[i];

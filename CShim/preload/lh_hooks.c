@@ -31,11 +31,10 @@ const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
 #undef LH_LAYOUT_HOOK
 };
 
-/* The original of hook `id`. Written once per pointer; a race resolves the same value twice.
+/* Looks up the original of hook `id` (first call only). A race resolves the same value twice.
  * relaxed: the pointer value is all that is published (the code it points to is already mapped). */
-static void *resolve(unsigned id) {
-    void *fn = __atomic_load_n(lh_hooks[id].real, __ATOMIC_RELAXED);
-    if (LH_LIKELY(fn != NULL)) return fn;
+static LH_NOINLINE __attribute__((cold)) void *resolve_slow(unsigned id) {
+    void *fn;
     int saved = errno;
     lh_tls_data.guard++; /* dlsym may call malloc or other hooks: forward them plainly */
     fn = dlsym(RTLD_NEXT, lh_hooks[id].name);
@@ -43,6 +42,12 @@ static void *resolve(unsigned id) {
     errno = saved;
     if (fn != NULL) __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
     return fn;
+}
+
+/* The original of hook `id`: one relaxed load once resolved. */
+static inline void *resolve(unsigned id) {
+    void *fn = __atomic_load_n(lh_hooks[id].real, __ATOMIC_RELAXED);
+    return LH_LIKELY(fn != NULL) ? fn : resolve_slow(id);
 }
 
 void lh_hooks_resolve(void) {

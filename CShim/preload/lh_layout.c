@@ -44,7 +44,7 @@ static lh_member *find_member(lh_thread_rec *r, int kind, const void *object, un
     return NULL;
 }
 
-static LH_NOINLINE void note_member(lh_tls *t, int kind, lh_slot *s, unsigned hook, const void *object) {
+static LH_NOINLINE __attribute__((cold)) void note_member(lh_tls *t, int kind, lh_slot *s, unsigned hook, const void *object) {
     lh_thread_rec *r = t->rec;
     if (r == NULL) return;
     lh_member *m = find_member(r, kind, object, hook);
@@ -131,7 +131,7 @@ static bool defer_to_deeper(const lh_tls *t, const void *object, unsigned hook) 
 }
 
 /* The first layout call of the thread's current iteration: is it back-to-back with the last? */
-static LH_NOINLINE void begin_layout_iteration(lh_tls *t) {
+static LH_NOINLINE __attribute__((cold)) void begin_layout_iteration(lh_tls *t) {
     const lh_config *cfg = &lh_proc.cfg;
     uint64_t start = t->iter_start_ns;
     bool slept_little = t->wait_since_layout_ms >= 0 && (uint64_t)t->wait_since_layout_ms <= cfg->streak_gap_ms;
@@ -146,7 +146,9 @@ static LH_NOINLINE void begin_layout_iteration(lh_tls *t) {
 }
 
 /* The object's first layout in this iteration: judge its previous layout iteration. `from` is the
- * slot's count word before this iteration (0: a new slot). */
+ * slot's count word before this iteration (0: a new slot). This is the per-frame path of every
+ * view (a toolkit lays each one out once per frame), so it stays lean: the toolkit getter it calls
+ * leaves errno alone, and the breach path it may take saves errno itself. */
 static LH_NOINLINE void roll(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t from) {
     /* Slot detector fields: relaxed (see lh_table.h); the thread laying the object out owns them. */
     const lh_toolkit *tk = lh_hooks[hook].toolkit;
@@ -187,7 +189,7 @@ static LH_NOINLINE void roll(lh_tls *t, lh_slot *s, unsigned hook, const void *o
     atomic_store_explicit(&s->geometry, size_now, memory_order_relaxed);
 }
 
-static LH_NOINLINE void note_max(lh_tls *t, lh_thread_rec *r, unsigned hook, const void *object,
+static LH_NOINLINE __attribute__((cold)) void note_max(lh_tls *t, lh_thread_rec *r, unsigned hook, const void *object,
                                  uint32_t count) {
     /* Owner-only fields, read by the summary writer: relaxed stores. */
     const lh_toolkit *tk = lh_hooks[hook].toolkit;
@@ -199,7 +201,7 @@ static LH_NOINLINE void note_max(lh_tls *t, lh_thread_rec *r, unsigned hook, con
     atomic_store_explicit(&r->max_iteration, t->iteration, memory_order_relaxed);
 }
 
-static LH_NOINLINE void storm(lh_tls *t, unsigned hook, const void *object, uint32_t count) {
+static LH_NOINLINE __attribute__((cold)) void storm(lh_tls *t, unsigned hook, const void *object, uint32_t count) {
     lh_breach b = {
         .kind = "layout-storm",
         .hook = hook,
@@ -213,9 +215,7 @@ static LH_NOINLINE void storm(lh_tls *t, unsigned hook, const void *object, uint
     if (gather_members(t, LH_LOOP_STORM, object, hook, &b)) lh_breach_report(t, &b);
 }
 
-void lh_layout_call(unsigned hook, const void *object) {
-    lh_tls *t = &lh_tls_data;
-    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return;
+void lh_layout_count(lh_tls *t, unsigned hook, const void *object) {
     t->guard++;
     if (LH_UNLIKELY(t->layout_epoch != t->epoch || t->epoch == 0)) {
         int saved = errno;
@@ -233,9 +233,7 @@ void lh_layout_call(unsigned hook, const void *object) {
         uint64_t from = 0;
         uint32_t count = lh_slot_count(s, t->epoch, &rolled, &from);
         if (LH_UNLIKELY(rolled)) {
-            int saved = errno;
-            roll(t, s, hook, object, from);
-            errno = saved;
+            roll(t, s, hook, object, from); /* errno-safe: its slow paths save errno themselves */
         } else if (LH_UNLIKELY(count == lh_proc.cfg.threshold + 1)) {
             storm(t, hook, object, count);
         } else if (LH_UNLIKELY(count == half_of(lh_proc.cfg.threshold))) {

@@ -218,7 +218,16 @@ void lh_loop_scan_libraries(void) LH_HIDDEN;
 
 /* ---- layout counting and detectors ----------------------------------------------------------- */
 
-void lh_layout_call(unsigned hook, const void *object) LH_HIDDEN;
+/* Counts one layout of `object` through `hook` (see lh_layout.c). */
+void lh_layout_count(lh_tls *t, unsigned hook, const void *object) LH_HIDDEN;
+
+/* The layout wrappers' entry: skip at once when our own work is running on this thread, or when
+ * LoopHunter or the layout family is off (the kill switch costs one TLS load and one load). */
+static inline void lh_layout_call(unsigned hook, const void *object) {
+    lh_tls *t = &lh_tls_data;
+    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return;
+    lh_layout_count(t, hook, object);
+}
 
 /* ---- breach reports -------------------------------------------------------------------------- */
 

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <string.h>
 
 #include "lh_preload.h"
@@ -41,6 +42,7 @@ static bool resolve(void) {
     if (!atomic_compare_exchange_strong_explicit(&api_state, &st, 2, memory_order_acquire,
                                                  memory_order_acquire))
         return st == 1;
+    int saved = errno; /* dlsym may set it; our callers rely on getters leaving it alone */
     toykit_api a = {
         .type_name = (const char *(*)(const void *))dlsym(RTLD_DEFAULT, "tk_view_type_name"),
         .name = (const char *(*)(const void *))dlsym(RTLD_DEFAULT, "tk_view_name"),
@@ -51,6 +53,7 @@ static bool resolve(void) {
     if (ok) api = a;
     /* release: publishes `api` to the acquire loads above. */
     atomic_store_explicit(&api_state, ok ? 1 : -1, memory_order_release);
+    errno = saved;
     return ok;
 }
 

@@ -58,8 +58,28 @@ static inline uint64_t lh_table_key(const void *object, unsigned hook) {
     return ((uint64_t)(uintptr_t)object & ((UINT64_C(1) << 56) - 1)) | ((uint64_t)(hook + 1) << 56);
 }
 
-/* The slot of (object, hook), claimed if new; NULL when the table is full (counted as dropped). */
-lh_slot *lh_table_slot(lh_table *t, const void *object, unsigned hook) LH_HIDDEN;
+static inline uint64_t lh_table_hash(uint64_t key) {
+    /* Fibonacci hashing with xor-shifts: pointers differ mostly in middle bits. */
+    key ^= key >> 33;
+    key *= UINT64_C(0x9E3779B97F4A7C15);
+    key ^= key >> 29;
+    return key;
+}
+
+/* Probing beyond the home slot, claiming a new slot: see lh_table.c. */
+lh_slot *lh_table_slot_probe(lh_table *t, uint64_t key) LH_HIDDEN;
+
+/* The slot of (object, hook), claimed if new; NULL when the table is full (counted as dropped).
+ * The common case, a known key in its home slot, is inline: one hash and one load. */
+static inline lh_slot *lh_table_slot(lh_table *t, const void *object, unsigned hook) {
+    uint64_t key = lh_table_key(object, hook);
+    if (LH_LIKELY(t->slots != NULL)) {
+        lh_slot *home = &t->slots[lh_table_hash(key) & t->mask];
+        /* acquire: pairs with the claiming CAS (see lh_table_slot_probe). */
+        if (LH_LIKELY(atomic_load_explicit(&home->key, memory_order_acquire) == key)) return home;
+    }
+    return lh_table_slot_probe(t, key);
+}
 
 /* Counts one call in `epoch` (never 0). Returns the calls counted in this epoch including this one.
  * When this is the slot's first call in `epoch`, *rolled_from receives the previous count word

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# LoopHunter's benchmarks, measured side by side in one run on this machine:
+#   1. per counted layout call: plain vs LoopHunter vs LoopHunter disabled vs uftrace vs ltrace
+#   2. start-up: /bin/true plain vs under the preload vs disabled
+#   3. breach path: p50/p99 of the layout call that writes a report (or is throttled)
+# Prints markdown tables; with --write, replaces BENCHMARKS.md with them and the command used.
+#
+# Usage: scripts/bench/run.sh [--write] [--quick]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+write=0 quick=0
+for a in "$@"; do
+  case "$a" in
+    --write) write=1 ;;
+    --quick) quick=1 ;;
+    *) echo "run.sh: unknown option $a (use --write, --quick)" >&2; exit 2 ;;
+  esac
+done
+
+scripts/setup.sh build
+for tool in ltrace uftrace; do
+  command -v "$tool" >/dev/null 2>&1 || scripts/setup.sh build >/dev/null 2>&1 || true
+done
+missing_peers=()
+for p in ltrace uftrace; do command -v "$p" >/dev/null 2>&1 || missing_peers+=("$p"); done
+if [ ${#missing_peers[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ]; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing_peers[@]}" </dev/null >/dev/null 2>&1 || true
+fi
+
+scripts/build-native.sh >/dev/null
+rel=$(readlink -f .build/release)
+bench=$rel/bench
+mkdir -p "$bench"
+cc -O2 -g -ISources/Toykit/include scripts/bench/lh_bench.c -L"$rel" -ltoykit -Wl,-rpath,"$rel" -o "$bench/lh_bench"
+cc -O2 scripts/bench/spawn_bench.c -o "$bench/spawn_bench"
+preload=$rel/libloophunter.so
+work=$(mktemp -d /tmp/loophunter-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+calls=10000000 rounds=5 spawns=500 breaches=300
+[ $quick = 1 ] && { calls=2000000; rounds=3; spawns=100; breaches=100; }
+
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
+
+out=$work/results.md
+{
+echo "## 1. Per counted layout call"
+echo
+echo "\`lh_bench layout PATTERN $calls\` calls \`tk_view_layout()\` of libtoykit.so through the PLT and"
+echo "times itself; median of $rounds interleaved rounds. *repeat*: one view laid out 40 times per"
+echo "iteration (the counting path). *frame*: 1000 views laid out once each per iteration, as a toolkit"
+echo "lays out each widget once per frame (every call rolls the view's slot to the new iteration and"
+echo "reads its size). Peers trace the same call with fewer calls (they are far slower)."
+echo
+echo "| pattern | plain ns/call | LoopHunter ns/call | added | LoopHunter disabled | uftrace ns/call | ltrace ns/call |"
+echo "|---|---|---|---|---|---|---|"
+for pattern in repeat frame; do
+  : >"$work/ns.plain" ; : >"$work/ns.lh" ; : >"$work/ns.off"
+  for r in $(seq "$rounds"); do
+    "$bench/lh_bench" layout $pattern $calls | field ns_per_call >>"$work/ns.plain"
+    LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/reports "$bench/lh_bench" layout $pattern $calls | field ns_per_call >>"$work/ns.lh"
+    LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/reports LOOPHUNTER_DISABLE=1 "$bench/lh_bench" layout $pattern $calls | field ns_per_call >>"$work/ns.off"
+  done
+  p=$(median <"$work/ns.plain"); l=$(median <"$work/ns.lh"); o=$(median <"$work/ns.off")
+  uf="n/a (not installed)"; lt="n/a (not installed)"
+  if command -v uftrace >/dev/null 2>&1; then
+    uf=$(uftrace record -d "$work/uftrace.data" --force "$bench/lh_bench" layout $pattern 300000 2>/dev/null | field ns_per_call || true)
+    [ -n "$uf" ] || uf="failed"
+  fi
+  if command -v ltrace >/dev/null 2>&1; then
+    lt=$(ltrace -e tk_view_layout -o /dev/null "$bench/lh_bench" layout $pattern 6000 2>/dev/null | field ns_per_call || true)
+    [ -n "$lt" ] || lt="failed"
+  fi
+  printf "| %s | %.2f | %.2f | **+%.2f** | +%.2f | %s | %s |\n" "$pattern" "$p" "$l" \
+    "$(echo "$l - $p" | bc -l)" "$(echo "$o - $p" | bc -l)" "$uf" "$lt"
+done
+echo
+echo "## 2. Start-up"
+echo
+echo "\`spawn_bench $spawns /bin/true\`: spawn-to-exit of /bin/true, $spawns times per environment,"
+echo "interleaved; median. /bin/true has no event loop: LoopHunter parses its environment, maps its"
+echo "tables, checks the report directory, and writes nothing."
+echo
+echo "| environment | median µs | added µs |"
+echo "|---|---|---|"
+"$bench/spawn_bench" $spawns /bin/true -- - -- LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/true \
+  -- LD_PRELOAD=$preload LOOPHUNTER_DISABLE=1 >"$work/spawn"
+base=$(sed -n 's/median_us=\([0-9.]*\) env=0/\1/p' "$work/spawn")
+for e in 0 1 2; do
+  v=$(sed -n "s/median_us=\([0-9.]*\) env=$e/\1/p" "$work/spawn")
+  name=$(echo "plain|LoopHunter|LoopHunter disabled" | cut -d'|' -f$((e + 1)))
+  printf "| %s | %.1f | %+.1f |\n" "$name" "$v" "$(echo "$v - $base" | bc -l)"
+done
+echo
+echo "## 3. Breach path"
+echo
+echo "\`lh_bench breach MODE $breaches\`: the layout call that crosses LOOPHUNTER_THRESHOLD=100, minus a"
+echo "plain call right after it. *unique*: each breach has a new type, so each writes a report"
+echo "(stack capture with libunwind, module resolution, object description, JSON, tmp file + rename)."
+echo "*same*: one type, so every breach after the first is throttled (capture, resolve, fingerprint)."
+echo
+echo "| mode | p50 µs | p99 µs | max µs | breaches |"
+echo "|---|---|---|---|---|"
+for mode in unique same; do
+  n=$breaches; [ $mode = same ] && n=$((breaches * 4))
+  line=$(LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/breach-$mode LOOPHUNTER_MAX_REPORTS=1000000 \
+         "$bench/lh_bench" breach $mode $n)
+  printf "| %s | %s | %s | %s | %s |\n" "$mode" "$(echo "$line" | field p50)" "$(echo "$line" | field p99)" \
+    "$(echo "$line" | field max)" "$(echo "$line" | field n)"
+done
+written=$(ls "$work/breach-unique" | grep -c '^report-' || true)
+echo
+echo "Reports written in the *unique* run: $written of $breaches."
+} | tee "$out"
+
+if [ $write = 1 ]; then
+  {
+    echo "# Benchmarks"
+    echo
+    echo "Latest results of \`scripts/bench/run.sh --write\` (all numbers from one run, side by side)."
+    echo
+    echo "- Date: $(date -u +%Y-%m-%d), commit $(git describe --always --dirty 2>/dev/null || echo unknown)"
+    echo "- Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(lscpu | sed -n 's/^Model name: *//p' | head -n1), Linux $(uname -r)"
+    echo "- Budgets (issue 2): ≤ 15 ns added per counted layout call; ≤ 0.5 ms added to /bin/true."
+    echo
+    cat "$out"
+  } >BENCHMARKS.md
+  echo "wrote BENCHMARKS.md"
+fi
