@@ -3,6 +3,7 @@
 #   libloophunter.so   the LD_PRELOAD library (CShim/core + CShim/preload), NEEDED: libc, libunwind
 #   libtoykit.so       the GUI-style host toolkit (Sources/Toykit)
 #   toykit-demo        the host program with its scenarios (Sources/ToykitDemo), linked to libtoykit.so
+#   test-programs/     host programs of the end-to-end tests (Tests/Programs)
 #
 # Why not SwiftPM: SwiftPM links a C `.dynamic` library through the Swift driver, which adds
 # libstdc++ (and, without -static-stdlib, libswiftCore) to NEEDED; and it links an executable
@@ -65,8 +66,16 @@ build_toykit() {
   mv -f "$out/toykit-demo.tmp" "$out/toykit-demo"
 }
 
+build_test_programs() {
+  # Host programs of the end-to-end tests (Tests/Programs): built like any application.
+  mkdir -p "$out/test-programs"
+  "$cc" "${common[@]}" -ISources/Toykit/include Tests/Programs/lh_probe.c \
+    -L"$out" -ltoykit -Wl,-rpath,"$(cd "$out" && pwd)" -o "$out/test-programs/lh-probe"
+  "$cc" "${common[@]}" Tests/Programs/lh_poller.c -o "$out/test-programs/lh-poller"
+}
+
 case "$what" in
-  all) build_toykit; build_preload ;;
+  all) build_toykit; build_preload; build_test_programs ;;
   preload) build_preload ;;
   toykit) build_toykit ;;
   *) echo "build-native: unknown part '$what' (use all, preload or toykit)" >&2; exit 2 ;;

@@ -94,7 +94,7 @@ LH_EXPORT void loophunter_iteration_mark(void) {
     if (t->guard != 0 || !lh_active(LH_FAMILY_LOOP | LH_FAMILY_LAYOUT)) return;
     int saved = errno;
     t->guard++;
-    lh_thread_new_iteration(t);
+    lh_thread_new_iteration(t, true); /* a program that marks iterations runs a GUI loop */
     t->guard--;
     errno = saved;
 }

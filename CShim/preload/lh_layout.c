@@ -219,7 +219,7 @@ void lh_layout_count(lh_tls *t, unsigned hook, const void *object) {
     t->guard++;
     if (LH_UNLIKELY(t->layout_epoch != t->epoch || t->epoch == 0)) {
         int saved = errno;
-        if (t->epoch == 0) lh_thread_new_iteration(t); /* laying out before any loop iteration */
+        if (t->epoch == 0) lh_thread_new_iteration(t, true); /* laying out before any iteration */
         begin_layout_iteration(t);
         errno = saved;
     }

@@ -111,10 +111,12 @@ typedef struct lh_tls {
 
 extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
 
-/* The thread's record, claimed on first use; NULL when the pool is exhausted. */
+/* The thread's record, claimed on first use (the first claim in the process also resolves the
+ * originals and primes the unwinder); NULL when the pool is exhausted. */
 lh_thread_rec *lh_thread_record(lh_tls *t) LH_HIDDEN;
-/* Ends the current iteration (into the history) and starts a new one. */
-void lh_thread_new_iteration(lh_tls *t) LH_HIDDEN;
+/* Ends the current iteration (into the history) and starts a new one. `claim`: take a thread record
+ * if the thread has none (it is a GUI thread); otherwise only a thread with one keeps history. */
+void lh_thread_new_iteration(lh_tls *t, bool claim) LH_HIDDEN;
 /* The last `max` history entries, oldest first, including the running iteration. */
 size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) LH_HIDDEN;
 /* Counts a call of `hook` in the thread's record (claimed if needed). */

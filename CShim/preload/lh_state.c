@@ -175,8 +175,8 @@ bool lh_init_slow(void) {
     lh_loop_scan_libraries();
     lh_modules_range_of((const void *)lh_init_slow, &lh_proc.self_range);
     /* A process with an event-loop library is a GUI program: do the costly set-up now (libunwind's
-     * first capture takes 0.3-1 ms). Any other process does it at its first iteration or layout,
-     * if ever (/bin/true never pays it). */
+     * first capture takes 0.3-1 ms). Any other process does it when a thread first lays out or
+     * runs a known loop (lh_thread_record), if ever: /bin/true or curl never pays it. */
     if (atomic_load_explicit(&lh_proc.loop_range_count, memory_order_relaxed) > 0) lh_prepare_for_breaches();
     pthread_atfork(NULL, NULL, after_fork_child);
     next = LH_STATE_READY;

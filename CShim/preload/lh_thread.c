@@ -114,6 +114,8 @@ lh_thread_rec *lh_thread_record(lh_tls *t) {
         return NULL;
     }
     clear_record(r);
+    /* A thread that lays out or runs a known event loop: this is a GUI process. */
+    lh_prepare_for_breaches();
     atomic_store_explicit(&r->tid, lh_gettid(), memory_order_relaxed);
     read_thread_name(r->name);
     t->rec = r;
@@ -140,10 +142,9 @@ static void push_history(lh_tls *t, lh_thread_rec *r, uint64_t now) {
     r->history_next++;
 }
 
-void lh_thread_new_iteration(lh_tls *t) {
+void lh_thread_new_iteration(lh_tls *t, bool claim) {
     uint64_t now = lh_now_ns();
-    lh_thread_rec *r = lh_thread_record(t);
-    if (LH_UNLIKELY(t->epoch == 0)) lh_prepare_for_breaches(); /* the thread's first iteration */
+    lh_thread_rec *r = claim ? lh_thread_record(t) : t->rec;
     if (r != NULL) {
         if (t->epoch != 0) push_history(t, r, now);
         relaxed_add(&r->iterations, 1);
@@ -197,8 +198,8 @@ void lh_loop_scan_libraries(void) {
 
 /* Is `caller` inside an event-loop library? With none loaded, every wait counts (a program with
  * an unknown loop still gets iterations); a library loaded later is found by a rescan at most once
- * a second while none is known. */
-static bool is_loop_caller(const void *caller) {
+ * a second while none is known. *known* tells which case it was. */
+static bool is_loop_caller(const void *caller, bool *known) {
     /* acquire: pairs with the release in lh_loop_scan_libraries. */
     size_t n = atomic_load_explicit(&lh_proc.loop_range_count, memory_order_acquire);
     if (n == 0) {
@@ -214,8 +215,12 @@ static bool is_loop_caller(const void *caller) {
             atomic_store_explicit(&lh_proc.loop_rescanning, 0, memory_order_release);
             n = atomic_load_explicit(&lh_proc.loop_range_count, memory_order_acquire);
         }
-        if (n == 0) return true;
+        if (n == 0) {
+            *known = false;
+            return true;
+        }
     }
+    *known = true;
     uintptr_t a = (uintptr_t)caller;
     for (size_t i = 0; i < n; i++)
         if (a >= lh_proc.loop_ranges[i].lo && a < lh_proc.loop_ranges[i].hi) return true;
@@ -229,7 +234,8 @@ void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) {
     /* Only threads that already have a record (GUI threads) count waits: a worker thread that
      * polls a socket does not take a record for it. */
     if (t->rec != NULL) relaxed_add(&t->rec->hook_calls[hook], 1);
-    if (is_loop_caller(caller)) {
+    bool known;
+    if (is_loop_caller(caller, &known)) {
         t->busy_end_ns = lh_now_ns();
         t->wait_ms = wait_ms;
         int32_t w = wait_ms < 0 ? INT32_MAX : wait_ms;
@@ -242,7 +248,12 @@ void lh_loop_return(const void *caller) {
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || !lh_active(LH_FAMILY_LOOP)) return;
     t->guard++;
-    if (is_loop_caller(caller)) lh_thread_new_iteration(t);
+    /* A wait of a known event-loop library makes this a GUI thread (it gets a record: history,
+     * summary line). With no loop library known every wait counts as an iteration, but only a
+     * thread that also lays something out gets a record: a curl or ssh started under the preload
+     * leaves no trace. */
+    bool known;
+    if (is_loop_caller(caller, &known)) lh_thread_new_iteration(t, known);
     t->guard--;
 }
 

@@ -11,6 +11,9 @@ enum Native {
     static let preload = release.appendingPathComponent("libloophunter.so").path
     static let toykitLibrary = release.appendingPathComponent("libtoykit.so").path
     static let demo = release.appendingPathComponent("toykit-demo").path
+    /// Host programs of the end-to-end tests (Tests/Programs).
+    static let probe = release.appendingPathComponent("test-programs/lh-probe").path
+    static let poller = release.appendingPathComponent("test-programs/lh-poller").path
 
     /// The toykit scenarios, as `toykit-demo --list` prints them.
     static let scenarios = ["healthy", "loop", "capped-loop", "oscillate", "alloc-storm", "threads", "fork"]
