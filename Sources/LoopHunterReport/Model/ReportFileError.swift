@@ -14,11 +14,14 @@ public enum ReportFileError: Error, Sendable, Equatable, CustomStringConvertible
     case invalid(path: String, detail: String)
     /// Larger than the reader accepts.
     case tooLarge(path: String, bytes: Int, limit: Int)
+    /// The file system refused it: permissions, a broken or looping symlink.
+    case unreadable(path: String, reason: String)
 
     public var path: String {
         switch self {
         case .empty(let path), .notJSON(let path, _), .notLoopHunter(let path),
-             .unsupportedVersion(let path, _, _), .invalid(let path, _), .tooLarge(let path, _, _):
+             .unsupportedVersion(let path, _, _), .invalid(let path, _), .tooLarge(let path, _, _),
+             .unreadable(let path, _):
             return path
         }
     }
@@ -38,6 +41,8 @@ public enum ReportFileError: Error, Sendable, Equatable, CustomStringConvertible
             return "\(path): not a valid LoopHunter file: \(detail), skipped"
         case .tooLarge(let path, let bytes, let limit):
             return "\(path): \(bytes) bytes is larger than the \(limit)-byte limit for one report, skipped"
+        case .unreadable(let path, let reason):
+            return "\(path): cannot be read (\(reason)), skipped"
         }
     }
 }

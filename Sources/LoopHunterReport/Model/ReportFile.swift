@@ -54,7 +54,7 @@ public enum ReportFile: Sendable, Equatable {
         do {
             data = try Data(contentsOf: url, options: [.mappedIfSafe])
         } catch {
-            throw .notJSON(path: url.path, detail: "cannot be read: \(error.localizedDescription)")
+            throw .unreadable(path: url.path, reason: ReportDirectoryReader.reason(error))
         }
         return try decode(data, path: url.path)
     }

@@ -1,0 +1,18 @@
+/// The result of analysing a report directory: what every format prints.
+public struct Analysis: Sendable, Codable, Equatable {
+    /// As given by the user (formats print it as is, so outputs do not depend on the machine).
+    public let directory: String
+    /// Most severe first, then most frequent, then oldest.
+    public let findings: [Finding]
+    /// One per summary file (per process), by pid.
+    public let processes: [ProcessOverview]
+    /// One message per file that could not be read.
+    public let problems: [String]
+    public let reportCount: Int
+    /// How symbolization went, e.g. `llvm-symbolizer (/usr/bin/llvm-symbolizer)`.
+    public let symbolizer: String
+    /// Distinct reasons frames fell back to in-process names (a rebuilt module, no symbolizer).
+    public let symbolizationNotes: [String]
+
+    public var loopCount: Int { findings.count }
+}

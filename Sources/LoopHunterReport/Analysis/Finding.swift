@@ -1,0 +1,37 @@
+/// One problem: every report of the same kind, hook, object type and app code (one fingerprint),
+/// from any number of processes, with a representative report.
+public struct Finding: Sendable, Codable, Equatable {
+    /// Stable across runs and machines: 16 hex digits (see ``Analyzer/groupKey(kind:hook:type:frames:)``).
+    public let id: String
+    public let kind: String
+    public let severity: Severity
+    public let hook: String
+    /// The representative report's object.
+    public let object: ObjectRef
+    /// Every distinct object seen (at most ``Analyzer/maximumObjects``).
+    public let objects: [ObjectRef]
+    /// One line: what happened, e.g. `StatusLabel 'status' laid out 101 times in one event-loop iteration`.
+    public let title: String
+    public let reportCount: Int
+    /// Repeats the preloads did not write (same fingerprint), from the summaries.
+    public let suppressed: UInt64
+    public let firstSeen: String
+    public let lastSeen: String
+    public let processes: [ProcessRef]
+    public let threads: [String]
+    /// The highest count among the reports, with its threshold and unit.
+    public let count: UInt64
+    public let threshold: UInt64
+    public let countUnit: String
+    /// The rest of the loop (the representative's, then others').
+    public let members: [LoopMember]
+    /// The representative report's stack, symbolized, innermost first.
+    public let stack: [SymbolizedFrame]
+    /// The first frame of the app's own code: what to open in an editor.
+    public let appFrame: SymbolizedFrame?
+    /// The representative's event-loop history (the run-up to the breach).
+    public let history: [HistoryEntry]
+    public let streak: StreakDetail?
+    /// Files of the reports in this group.
+    public let reportPaths: [String]
+}

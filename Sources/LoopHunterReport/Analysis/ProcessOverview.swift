@@ -1,0 +1,42 @@
+/// What one process's summary says, in short.
+public struct ProcessOverview: Sendable, Codable, Equatable {
+    public let pid: Int
+    public let executable: String
+    public let started: String
+    public let durationMs: UInt64
+    public let threads: Int
+    public let iterations: UInt64
+    public let layoutCalls: UInt64
+    public let breaches: UInt64
+    public let written: UInt64
+    public let suppressed: UInt64
+    public let joined: UInt64
+    public let capped: UInt64
+    public let failed: UInt64
+    /// Layout hooks that were called at all: empty means LoopHunter saw no layout in this process
+    /// (an unsupported toolkit, or layout calls it cannot interpose).
+    public let layoutHooksCalled: [String]
+    public let configMessages: [String]
+    public let maxCount: UInt64
+    public let maxType: String?
+
+    public init(_ s: Summary) {
+        pid = s.process.pid
+        executable = s.process.executable
+        started = s.started
+        durationMs = s.durationMs
+        threads = s.threads.count
+        iterations = s.iterations
+        layoutCalls = s.layoutCalls
+        breaches = s.reports.breaches
+        written = s.reports.written
+        suppressed = s.reports.suppressed
+        joined = s.reports.joinedLoop
+        capped = s.reports.capped
+        failed = s.reports.failed + s.reports.notWrittenNoDirectory
+        layoutHooksCalled = s.hooks.filter { $0.family == "layout" && $0.calls > 0 }.map(\.name)
+        configMessages = s.configMessages
+        maxCount = s.max?.count ?? 0
+        maxType = s.max?.object.type
+    }
+}

@@ -1,0 +1,55 @@
+/// Wording shared by the formats, so a finding reads the same everywhere.
+enum FindingText {
+    /// `scenario_loop.c:42 in loop_toolbar_layout (toykit-demo)`, or nil without an app frame.
+    static func location(_ frame: SymbolizedFrame?) -> String? {
+        guard let frame else { return nil }
+        let function = frame.primary?.function ?? frame.displayName
+        if let where_ = frame.primary?.shortLocation {
+            return "\(where_) in \(function) (\(frame.moduleName ?? "?"))"
+        }
+        return "\(function) (\(frame.moduleName ?? "?"))"
+    }
+
+    /// `1 report (+4 suppressed)`
+    static func reports(_ f: Finding) -> String {
+        var text = "\(f.reportCount) report\(f.reportCount == 1 ? "" : "s")"
+        if f.suppressed > 0 { text += " (+\(f.suppressed) suppressed)" }
+        return text
+    }
+
+    /// `pid 6070 toykit-demo, pid 6071 toykit-demo`
+    static func processes(_ f: Finding) -> String {
+        f.processes.map { "pid \($0.pid) \($0.executable.split(separator: "/").last.map(String.init) ?? $0.executable)" }
+            .joined(separator: ", ")
+    }
+
+    /// `Toolbar 'toolbar' (100)`
+    static func members(_ f: Finding) -> String {
+        f.members.map { member in
+            "\(ObjectRef(type: member.type, name: member.name, path: "").label) (\(member.count))"
+        }.joined(separator: ", ")
+    }
+
+    /// `▁▃█` for the layout calls of the history.
+    static func sparkline(_ values: [UInt64]) -> String {
+        let bars = Array("▁▂▃▄▅▆▇█")
+        guard let top = values.max(), top > 0 else { return String(repeating: "▁", count: values.count) }
+        return String(values.map { bars[Int((Double($0) / Double(top)) * Double(bars.count - 1))] })
+    }
+
+    /// The function and location of a frame for a stack listing.
+    static func frameLine(_ frame: SymbolizedFrame) -> (function: String, location: String, module: String) {
+        (frame.displayName, frame.primary?.shortLocation ?? "", frame.moduleName ?? "?")
+    }
+
+    /// `no loops found`, or `2 findings: 1 layout-storm, 1 layout-streak`.
+    static func headline(_ a: Analysis) -> String {
+        guard !a.findings.isEmpty else { return "no loops found" }
+        var kinds: [(String, Int)] = []
+        for f in a.findings {
+            if let i = kinds.firstIndex(where: { $0.0 == f.kind }) { kinds[i].1 += 1 } else { kinds.append((f.kind, 1)) }
+        }
+        let n = a.findings.count
+        return "\(n) finding\(n == 1 ? "" : "s"): " + kinds.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+    }
+}

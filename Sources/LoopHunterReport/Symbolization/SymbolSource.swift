@@ -1,0 +1,9 @@
+/// Where a frame's name came from.
+public enum SymbolSource: String, Sendable, Codable {
+    /// llvm-symbolizer, on the very module that ran (build-id checked): function, file and line.
+    case debugInfo = "debug-info"
+    /// The name the preload proved in the process (an exported symbol containing the address).
+    case inProcess = "in-process"
+    /// No name: a stripped function, or a module without symbols.
+    case none
+}

@@ -1,0 +1,90 @@
+/* gtk3_frame_loop.c — a frame-capped layout feedback loop in GTK 3.
+ *
+ * The bug: a status label picks its compact text when it has been given room for the long one
+ * ("if it fits, make it shorter"), deciding in its own size_allocate. It sits in a horizontal box
+ * with halign=START, so its allocated width is the natural width of its current text: the long text
+ * gets a wide allocation → the label wants the short text → narrow allocation → long text → ...
+ *
+ * GTK 3 (since 3.20; GTK 4 too) ignores a gtk_widget_queue_resize() made inside size_allocate: it
+ * clears the widget's and its ancestors' alloc-needed flags when their vfuncs return. So, as real
+ * code ends up doing, the label applies the text it decided on right after the layout pass, from a
+ * GdkFrameClock::layout handler connected with g_signal_connect_after (it runs after GtkContainer's
+ * idle sizer, which GTK 3 reconnects to that signal whenever a resize is queued). gtk_label_set_text then queues a resize inside the frame's layout phase, and
+ * GDK runs the layout phase again, capped at 4 passes per frame ("gdk-frame-clock: layout
+ * continuously requested, giving up after 4 tries"), and asks for another frame: "status" (and its
+ * ancestors) are allocated 4 times in EVERY frame until the program exits.
+ *
+ * Widgets: window "main-window" (LhWindow) > box "toolbar" (LhBox) > [button, label "status"
+ * (LhLabel)]. Exits by itself after 3 s with status 0 and prints one line on stdout.
+ * Ground truth (LH_GROUND_TRUTH, LH_DEBUG_FRAMES): see lh_gtk_truth.h.
+ */
+#include "lh_gtk_truth.h"
+
+#define SHORT_TEXT "3 files"
+#define LONG_TEXT "Synchronising 3 files with the server..."
+#define RUN_MS 3000
+
+static int threshold;            /* pixel width between the two texts' widths */
+static const char *pending_text; /* decided in size_allocate, applied after the layout pass */
+static GtkWidget *status;
+
+static int text_width(GtkWidget *label, const char *text) {
+  PangoLayout *layout = gtk_widget_create_pango_layout(label, text);
+  int w, h;
+  pango_layout_get_pixel_size(layout, &w, &h);
+  g_object_unref(layout);
+  return w;
+}
+
+/* Runs inside LhLabel's size_allocate, after it chained up: the program's own layout code. */
+static void status_allocated(GtkWidget *label, int width, int height, gpointer data) {
+  (void)height;
+  (void)data;
+  const char *want = width >= threshold ? SHORT_TEXT : LONG_TEXT;
+  pending_text = strcmp(gtk_label_get_text(GTK_LABEL(label)), want) != 0 ? want : NULL;
+}
+
+/* GdkFrameClock::layout, after GTK's own handler: apply what size_allocate decided. */
+static void after_layout_pass(GdkFrameClock *clock, gpointer data) {
+  (void)clock;
+  (void)data;
+  if (pending_text) {
+    const char *text = pending_text;
+    pending_text = NULL;
+    gtk_label_set_text(GTK_LABEL(status), text); /* queues a resize inside the layout phase */
+  }
+}
+
+static gboolean stop(gpointer data) {
+  (void)data;
+  gtk_main_quit();
+  return G_SOURCE_REMOVE;
+}
+
+int main(int argc, char **argv) {
+  gtk_init(&argc, &argv);
+  GtkWidget *window = lh_truth_new(lh_truth_subclass(GTK_TYPE_WINDOW, "LhWindow"), "main-window",
+                                   "title", "gtk3-frame-loop", "default-width", 420,
+                                   "default-height", 60, NULL);
+  GtkWidget *toolbar = lh_truth_new(lh_truth_subclass(GTK_TYPE_BOX, "LhBox"), "toolbar",
+                                    "orientation", GTK_ORIENTATION_HORIZONTAL, "spacing", 6, NULL);
+  status = lh_truth_new(lh_truth_subclass(GTK_TYPE_LABEL, "LhLabel"), "status", "label",
+                                   LONG_TEXT, "halign", GTK_ALIGN_START, "xalign", 0.0f, NULL);
+  threshold = (text_width(status, SHORT_TEXT) + text_width(status, LONG_TEXT)) / 2;
+  lh_truth_set_alloc_hook(status, status_allocated, NULL);
+
+  gtk_box_pack_start(GTK_BOX(toolbar), gtk_button_new_with_label("Sync"), FALSE, FALSE, 0);
+  gtk_box_pack_start(GTK_BOX(toolbar), status, FALSE, FALSE, 0);
+  gtk_container_add(GTK_CONTAINER(window), toolbar);
+  gtk_widget_show_all(window);
+  lh_truth_watch_frames(window);
+  g_signal_connect_after(gtk_widget_get_frame_clock(window), "layout", G_CALLBACK(after_layout_pass),
+                         NULL);
+
+  g_timeout_add(RUN_MS, stop, NULL);
+  gtk_main();
+
+  int rc = lh_truth_finish();
+  printf("gtk3-frame-loop: done\n");
+  return rc;
+}
