@@ -9,7 +9,11 @@ import PackageDescription
 let package = Package(
     name: "LoopHunter",
     products: [
+        .executable(name: "loophunter", targets: ["loophunter"]),
         .library(name: "LoopHunterReport", targets: ["LoopHunterReport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // Table, configuration, JSON writer, report composer, module resolution: the C parts
@@ -23,10 +27,28 @@ let package = Package(
             name: "LoopHunterReport",
             path: "Sources/LoopHunterReport"
         ),
+        // The `loophunter` command: run, report, watch, doctor.
+        .executableTarget(
+            name: "loophunter",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LoopHunterReport",
+                "LoopHunterCLISupport",
+            ],
+            path: "Sources/loophunter"
+        ),
+        // C helpers of the command (async-signal-safe signal relay for `run`).
+        .target(
+            name: "LoopHunterCLISupport",
+            path: "Sources/LoopHunterCLISupport"
+        ),
         .testTarget(
             name: "LoopHunterTests",
-            dependencies: ["LoopHunterCore", "LoopHunterReport"],
-            path: "Tests/LoopHunterTests"
+            // `loophunter` is a dependency so that the binary the tests run is built first.
+            dependencies: ["LoopHunterCore", "LoopHunterReport", "loophunter"],
+            path: "Tests/LoopHunterTests",
+            // Read by path at run time (#filePath), not bundled.
+            exclude: ["Fixtures", "Goldens"]
         ),
     ]
 )

@@ -8,7 +8,10 @@ set -euo pipefail
 purpose=${1:-build}
 
 build_packages=(gcc libc6-dev libunwind-dev binutils)
-test_packages=(llvm)   # llvm-symbolizer for tests (the Swift toolchain ships one too)
+# llvm: llvm-symbolizer (the Swift toolchain ships one too); GTK 3/4 and Xvfb: the real-toolkit
+# tests; python3-venv: the SARIF/JUnit validators from PyPI; util-linux: setpriv (a test drops root).
+test_packages=(llvm pkg-config libgtk-3-dev libgtk-4-dev xvfb xauth gtk-3-examples gtk-4-examples
+               python3 python3-venv util-linux)
 
 missing=()
 want=("${build_packages[@]}")

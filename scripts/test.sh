@@ -7,6 +7,9 @@ cd "$root"
 scripts/setup.sh test
 echo "== building native parts"
 scripts/build-native.sh
+scripts/build-gtk-programs.sh
+echo "== validators (SARIF, JUnit consumers from PyPI)"
+scripts/setup-validators.sh
 echo "== swift test"
 # The tests launch real programs under the preload and assert on the files it wrote.
 set +e
@@ -17,4 +20,15 @@ if [ "$status" -ne 0 ]; then
   echo "test: FAILED (full log: .build/test.log)" >&2
   exit "$status"
 fi
+echo "== install: the command, its man page and completions into a scratch prefix"
+prefix=$(mktemp -d /tmp/loophunter-install.XXXXXX)
+scripts/install.sh "$prefix" >/dev/null
+for f in bin/loophunter lib/libloophunter.so share/man/man1/loophunter.1 share/man/man1/loophunter.run.1 \
+         share/bash-completion/completions/loophunter share/zsh/site-functions/_loophunter \
+         share/fish/vendor_completions.d/loophunter.fish; do
+  [ -s "$prefix/$f" ] || { echo "test: install did not produce $f" >&2; exit 1; }
+done
+grep -q '^\.Dt LOOPHUNTER 1' "$prefix/share/man/man1/loophunter.1" || { echo "test: the man page has no .Dt header" >&2; exit 1; }
+"$prefix/bin/loophunter" doctor >/dev/null || { echo "test: the installed loophunter's doctor failed" >&2; exit 1; }
+rm -rf "$prefix"
 echo "test: all tests passed"

@@ -3,6 +3,7 @@
 #   1. per counted layout call: plain vs LoopHunter vs LoopHunter disabled vs uftrace vs ltrace
 #   2. start-up: /bin/true plain vs under the preload vs disabled
 #   3. breach path: p50/p99 of the layout call that writes a report (or is throttled)
+#   4. `loophunter report` on 10,000 reports vs one symbolizer process per frame
 # Prints markdown tables; with --write, replaces BENCHMARKS.md with them and the command used.
 #
 # Usage: scripts/bench/run.sh [--write] [--quick]
@@ -29,7 +30,9 @@ if [ ${#missing_peers[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ]; then
 fi
 
 scripts/build-native.sh >/dev/null
+swift build -c release --product loophunter 2>&1 | grep -E "error" && exit 1
 rel=$(readlink -f .build/release)
+cli=$rel/loophunter
 bench=$rel/bench
 mkdir -p "$bench"
 cc -O2 -g -ISources/Toykit/include scripts/bench/lh_bench.c -L"$rel" -ltoykit -Wl,-rpath,"$rel" -o "$bench/lh_bench"
@@ -38,8 +41,8 @@ preload=$rel/libloophunter.so
 work=$(mktemp -d /tmp/loophunter-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-calls=10000000 rounds=5 spawns=500 breaches=300
-[ $quick = 1 ] && { calls=2000000; rounds=3; spawns=100; breaches=100; }
+calls=10000000 rounds=5 spawns=500 breaches=300 corpus=10000
+[ $quick = 1 ] && { calls=2000000; rounds=3; spawns=100; breaches=100; corpus=2000; }
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
@@ -113,6 +116,46 @@ done
 written=$(ls "$work/breach-unique" | grep -c '^report-' || true)
 echo
 echo "Reports written in the *unique* run: $written of $breaches."
+
+echo
+echo "## 4. \`loophunter report\` on $corpus reports"
+echo
+# 50 real reports of 50 types (50 groups), each copied to make $corpus reports whose frames
+# symbolize against the modules on this machine.
+LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/seed LOOPHUNTER_MAX_REPORTS=1000 "$rel/test-programs/lh-probe" many-types 50 >/dev/null
+python3 scripts/bench/make_report_corpus.py "$work/seed" "$work/corpus" $corpus
+frames=$(cat "$work"/corpus/report-*.json | grep -c '"pc":' || true)
+start=$(date +%s.%N)
+"$cli" report "$work/corpus" --format json -o "$work/analysis.json"
+end=$(date +%s.%N)
+total=$(echo "$end - $start" | bc -l)
+groups=$(grep -c '"kind" : \|"kind": ' "$work/analysis.json" || true)
+# Naive: one llvm-symbolizer process per frame, timed on a sample and scaled to all frames.
+symbolizer=$(command -v llvm-symbolizer || ls /usr/bin/llvm-symbolizer-* 2>/dev/null | head -n1)
+sample=$(python3 - "$work/corpus" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+names = sorted(os.listdir(d))[:20]
+for n in names:
+    for f in json.load(open(os.path.join(d, n)))["frames"]:
+        if f["module"] and f["offset"]:
+            print(f["module"], hex(int(f["offset"], 16) - 1))
+PY
+)
+nsample=$(echo "$sample" | wc -l)
+start=$(date +%s.%N)
+echo "$sample" | while read -r module offset; do "$symbolizer" --obj="$module" "$offset" >/dev/null; done
+end=$(date +%s.%N)
+per_frame=$(echo "($end - $start) / $nsample" | bc -l)
+naive=$(echo "$per_frame * $frames" | bc -l)
+echo "\`loophunter report DIR --format json\` (release build) on $corpus reports ($frames frames, 50 kinds"
+echo "of object, so 50 groups), reading, symbolizing (one llvm-symbolizer process, cached per"
+echo "build-id and offset), grouping and formatting, end to end; the naive approach runs one"
+echo "llvm-symbolizer process per frame (timed on $nsample frames, scaled to all $frames)."
+echo
+echo "| reports | frames | findings | loophunter report | naive (one process per frame) | ratio |"
+echo "|---|---|---|---|---|---|"
+printf "| %d | %d | %s | **%.2f s** | %.0f s | %.0fx |\n" "$corpus" "$frames" "$groups" "$total" "$naive" "$(echo "$naive / $total" | bc -l)"
 } | tee "$out"
 
 if [ $write = 1 ]; then

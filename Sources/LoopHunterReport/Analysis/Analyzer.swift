@@ -22,18 +22,27 @@ public struct Analyzer: Sendable {
         let inProcessNames = demangledInProcessNames(collection, lookups: lookups)
         var notes = Set<String>()
 
-        // Symbolize and group every report.
-        var groups: [String: [(LocatedReport, [SymbolizedFrame])]] = [:]
+        // Group every report. Reports of one loop share their stack (module, offset, symbol:
+        // return addresses differ per process), so the group key is computed once per stack.
+        var groups: [String: [LocatedReport]] = [:]
+        var stacks: [String: [SymbolizedFrame]] = [:] // the first report's, per group
         var order: [String] = []
+        var keys: [StackKey: String] = [:]
         for located in collection.reports {
-            let frames = located.report.frames.enumerated().map { index, frame in
-                symbolized(frame, index: index, lookups: lookups, inProcessNames: inProcessNames)
+            let report = located.report
+            let stackKey = StackKey(kind: report.kind, hook: report.hook.name, type: report.object.type, frames: report.frames)
+            let key: String
+            if let known = keys[stackKey] {
+                key = known
+            } else {
+                let frames = symbolizedFrames(report, lookups: lookups, inProcessNames: inProcessNames)
+                key = Self.groupKey(kind: report.kind, hook: report.hook.name, type: report.object.type, frames: frames)
+                keys[stackKey] = key
+                notes.formUnion(frames.compactMap(\.note))
+                if stacks[key] == nil { stacks[key] = frames }
             }
-            notes.formUnion(frames.compactMap(\.note))
-            let key = Self.groupKey(kind: located.report.kind, hook: located.report.hook.name,
-                                    type: located.report.object.type, frames: frames)
             if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append((located, frames))
+            groups[key, default: []].append(located)
         }
 
         // Repeats the preloads throttled, per preload fingerprint.
@@ -44,7 +53,8 @@ public struct Analyzer: Sendable {
 
         let label = directoryLabel ?? collection.directory
         let findings = order.map { key in
-            finding(id: key, members: groups[key] ?? [], suppressedByFingerprint: suppressedByFingerprint, directory: label)
+            finding(id: key, members: groups[key] ?? [], stack: stacks[key] ?? [],
+                    suppressedByFingerprint: suppressedByFingerprint, directory: label)
         }.sorted {
             ($0.severity, -$0.reportCount, $0.firstSeen, $0.id) < ($1.severity, -$1.reportCount, $1.firstSeen, $1.id)
         }
@@ -76,6 +86,13 @@ public struct Analyzer: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    private func symbolizedFrames(_ report: Report, lookups: [CodeAddress: SymbolLookup],
+                                  inProcessNames: [String: String]) -> [SymbolizedFrame] {
+        report.frames.enumerated().map { index, frame in
+            symbolized(frame, index: index, lookups: lookups, inProcessNames: inProcessNames)
+        }
+    }
+
     private func symbolized(_ frame: Frame, index: Int, lookups: [CodeAddress: SymbolLookup],
                             inProcessNames: [String: String]) -> SymbolizedFrame {
         let lookup = CodeAddress(frame).flatMap { lookups[$0] } ?? .unknown
@@ -99,11 +116,10 @@ public struct Analyzer: Sendable {
         return names.isEmpty ? [:] : demangler.demangle(names)
     }
 
-    private func finding(id: String, members group: [(LocatedReport, [SymbolizedFrame])],
+    private func finding(id: String, members group: [LocatedReport], stack: [SymbolizedFrame],
                          suppressedByFingerprint: [String: UInt64], directory: String) -> Finding {
-        let (first, stack) = group[0]
-        let representative = first.report
-        let reports = group.map { $0.0.report }
+        let representative = group[0].report
+        let reports = group.map(\.report)
         let peak = reports.max { $0.count < $1.count } ?? representative
         var objects: [ObjectRef] = []
         var members: [LoopMember] = []
@@ -146,7 +162,7 @@ public struct Analyzer: Sendable {
             history: representative.history,
             streak: representative.streak,
             // Shown as the directory the user named plus the file name, not as the resolved path.
-            reportPaths: group.map { directory + "/" + ($0.0.path.split(separator: "/").last.map(String.init) ?? $0.0.path) })
+            reportPaths: group.map { directory + "/" + ($0.path.split(separator: "/").last.map(String.init) ?? $0.path) })
     }
 
     /// One line describing the finding.

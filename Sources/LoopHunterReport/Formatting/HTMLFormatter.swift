@@ -1,5 +1,94 @@
-/// Placeholder until the HTML format lands in this next step.
+/// One self-contained HTML page (inline CSS, no script, no external resource): the headline, a
+/// table of the findings, one section per finding (the facts, an SVG timeline of its event-loop
+/// history, the stack with the app's frames highlighted), then the processes, the files skipped
+/// and how symbolization went.
+///
+/// No HTML-building package is available to this project, so the page is built as strings, with
+/// every piece of text through the one escaper, ``HTMLText/escape(_:)``. The markup is also
+/// well-formed XML (void elements closed, only XML's entities), so XML tools can read it.
 public struct HTMLFormatter: FindingsFormatter {
     public init() {}
-    public func format(_ analysis: Analysis) -> String { JSONFormatter().format(analysis) }
+
+    public func format(_ a: Analysis) -> String {
+        let headline = "LoopHunter: \(FindingText.headline(a))"
+        var out = [
+            "<!DOCTYPE html>",
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">",
+            "<head>",
+            "<meta charset=\"utf-8\"/>",
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>",
+            "<meta name=\"generator\" content=\"LoopHunter\"/>",
+            "<title>\(HTMLText.escape(headline))</title>",
+            "<style>",
+            HTMLStyleSheet.css,
+            "</style>",
+            "</head>",
+            "<body>",
+            "<header>",
+            "<h1>\(HTMLText.escape(headline))</h1>",
+            "<p class=\"muted\">In <code>\(HTMLText.escape(a.directory))</code>: \(HTMLText.escape(FindingText.totals(a))).</p>",
+            "</header>",
+            "<main>",
+        ]
+        if !a.findings.isEmpty {
+            out += summaryTable(a.findings)
+            for (number, finding) in zip(1..., a.findings) { out += section(finding, number: number) }
+        }
+        if !a.processes.isEmpty {
+            out += ["<section class=\"processes\">", "<h2>Processes</h2>", "<ul>"]
+            for p in a.processes {
+                var item = "<li>\(HTMLText.escape(FindingText.processLine(p)))"
+                if !p.configMessages.isEmpty {
+                    item += "<ul>" + p.configMessages.map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>"
+                }
+                out.append(item + "</li>")
+            }
+            out += ["</ul>", "</section>"]
+        }
+        if !a.problems.isEmpty {
+            out += ["<section class=\"problems\">", "<h2>\(HTMLText.escape(FindingText.skipped(a)))</h2>", "<ul>"]
+            out += a.problems.map { "<li>\(HTMLText.escape($0))</li>" }
+            out += ["</ul>", "</section>"]
+        }
+        out.append("</main>")
+        if !a.findings.isEmpty {
+            out += ["<footer class=\"muted\">", "<p>Symbolized with \(HTMLText.escape(a.symbolizer)).</p>"]
+            if !a.symbolizationNotes.isEmpty {
+                out.append("<ul>")
+                out += a.symbolizationNotes.map { "<li>fallback to in-process names: \(HTMLText.escape($0))</li>" }
+                out.append("</ul>")
+            }
+            out.append("</footer>")
+        }
+        out += ["</body>", "</html>"]
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private func summaryTable(_ findings: [Finding]) -> [String] {
+        var out = [
+            "<table class=\"summary\">",
+            "<thead><tr><th class=\"num\">#</th><th>kind</th><th>object</th><th class=\"num\">count / threshold</th>"
+                + "<th>where</th><th>reports</th></tr></thead>",
+            "<tbody>",
+        ]
+        for (number, f) in zip(1..., findings) {
+            let location = FindingText.location(f.appFrame).map { "<code>\(HTMLText.escape($0))</code>" } ?? "—"
+            out.append("<tr><td class=\"num\"><a href=\"#\(anchor(f))\">\(number)</a></td>"
+                       + "<td>\(mark(f.severity)) \(HTMLText.escape(f.kind))</td>"
+                       + "<td>\(HTMLText.escape(f.object.label))</td>"
+                       + "<td class=\"num\">\(f.count) / \(f.threshold)</td>"
+                       + "<td>\(location)</td>"
+                       + "<td>\(HTMLText.escape(FindingText.reports(f)))</td></tr>")
+        }
+        out += ["</tbody>", "</table>"]
+        return out
+    }
+
+    /// The element id of a finding's section (ids are hex digits, escaped all the same).
+    func anchor(_ f: Finding) -> String { HTMLText.escape("finding-\(f.id)") }
+
+    /// `✖` or `▲`, coloured by severity, with the severity as its accessible name.
+    func mark(_ severity: Severity) -> String {
+        "<span class=\"mark \(severity.rawValue)\" role=\"img\" aria-label=\"\(severity.rawValue)\">\(FindingText.mark(severity))</span>"
+    }
 }

@@ -1,5 +1,77 @@
-/// Placeholder until the JUnit format lands in this next step.
+/// JUnit XML, for CI dashboards: one suite `loophunter` with one failing test case per finding
+/// (`loophunter.<kind>`, named `<object> at <app location>`, the failure's text giving the details
+/// and the stack), or a single passing case `no layout loops` when there is none. Files that could
+/// not be read are `<system-err>` lines; the headline and processes are `<system-out>`.
+///
+/// No XML package is a dependency of this project, so the document is built as strings, every
+/// piece of text through the one escaper, ``XMLText/escape(_:)``.
 public struct JUnitFormatter: FindingsFormatter {
-    public init() {}
-    public func format(_ analysis: Analysis) -> String { JSONFormatter().format(analysis) }
+    /// Frames listed per stack in a failure; the rest are counted.
+    public let maxFrames: Int
+
+    public init(maxFrames: Int = 16) {
+        self.maxFrames = maxFrames
+    }
+
+    public func format(_ a: Analysis) -> String {
+        let cases = testCases(a)
+        let failures = cases.filter { $0.failure != nil }.count
+        let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
+        var out = [
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<testsuites name=\"LoopHunter\" \(counts)>",
+            "  <testsuite name=\"loophunter\" \(counts)>",
+            "    <properties>",
+        ]
+        for (name, value) in [("directory", a.directory), ("reports", "\(a.reportCount)"),
+                              ("processes", "\(a.processes.count)"), ("symbolizer", a.symbolizer)] {
+            out.append("      <property name=\"\(name)\" value=\"\(XMLText.escape(value))\"/>")
+        }
+        out.append("    </properties>")
+        for testCase in cases { out += testCase.xml(indent: "    ") }
+        var stdout = ["LoopHunter: \(FindingText.headline(a)) in \(a.directory) (\(FindingText.totals(a)))"]
+        for p in a.processes {
+            stdout.append(FindingText.processLine(p))
+            stdout += p.configMessages.map { "  " + $0 }
+        }
+        out.append("    <system-out>" + stdout.map(XMLText.escape).joined(separator: "\n") + "</system-out>")
+        if !a.problems.isEmpty {
+            out.append("    <system-err>" + a.problems.map { XMLText.escape("skipped: " + $0) }.joined(separator: "\n") + "</system-err>")
+        }
+        out += ["  </testsuite>", "</testsuites>"]
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    func testCases(_ a: Analysis) -> [JUnitTestCase] {
+        guard !a.findings.isEmpty else {
+            return [JUnitTestCase(classname: "loophunter", name: "no layout loops", failure: nil)]
+        }
+        let names = a.findings.map { "\($0.object.label) at \(FindingText.place($0))" }
+        let keys = zip(a.findings, names).map { "loophunter.\($0.kind)\u{0}\($1)" }
+        return zip(a.findings, zip(names, keys)).map { f, nameAndKey in
+            let (name, key) = nameAndKey
+            // Names identify a test across runs on a dashboard: the finding id is added only
+            // where two findings of one kind would otherwise share one.
+            let unique = keys.filter { $0 == key }.count == 1 ? name : "\(name) [\(f.id)]"
+            return JUnitTestCase(classname: "loophunter.\(f.kind)", name: unique,
+                                 failure: JUnitFailure(message: f.title, type: f.kind, lines: details(f)))
+        }
+    }
+
+    /// The text format's block for the finding, without colours.
+    private func details(_ f: Finding) -> [String] {
+        var lines = [f.title]
+        func row(_ label: String, _ value: String) { lines.append(label.padding(toLength: 9, withPad: " ", startingAt: 0) + value) }
+        if let location = FindingText.location(f.appFrame) { row("where", location) }
+        row("view", f.object.path)
+        if f.objects.count > 1 { row("also", f.objects.dropFirst().map(\.label).joined(separator: ", ")) }
+        if !f.members.isEmpty { row("loop", FindingText.members(f)) }
+        row("seen", FindingText.seen(f))
+        if let history = FindingText.history(f) { row("history", history) }
+        row("stack", "(▶ your code)")
+        lines += FindingText.stackLines(f, maxFrames: maxFrames).map { "  " + $0 }
+        let files = FindingText.reportFiles(f)
+        row("report", files.first + (files.more > 0 ? " (+\(files.more) more)" : ""))
+        return lines
+    }
 }

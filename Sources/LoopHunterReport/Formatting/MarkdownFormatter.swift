@@ -1,5 +1,76 @@
-/// Placeholder until the Markdown format lands in this issue's next step.
+/// GitHub-flavoured Markdown, for a CI job summary (`$GITHUB_STEP_SUMMARY`) or an issue: the
+/// headline, a table of the findings, one section per finding (what, where, the view, the rest of
+/// the loop, when and where seen, the run-up, the stack with the app's frames marked), then the
+/// processes, the files skipped and how symbolization went. Report text is escaped with
+/// ``MarkdownText``: it can neither break the table nor inject markup or HTML.
 public struct MarkdownFormatter: FindingsFormatter {
-    public init() {}
-    public func format(_ analysis: Analysis) -> String { JSONFormatter().format(analysis) }
+    /// Frames listed per stack; the rest are counted.
+    public let maxFrames: Int
+
+    public init(maxFrames: Int = 16) {
+        self.maxFrames = maxFrames
+    }
+
+    public func format(_ a: Analysis) -> String {
+        var out = ["## LoopHunter: \(MarkdownText.text(FindingText.headline(a)))", ""]
+        out.append("In \(MarkdownText.code(a.directory)): \(FindingText.totals(a)).")
+        if !a.findings.isEmpty {
+            out += [""] + table(a.findings)
+            for (number, finding) in zip(1..., a.findings) {
+                out += [""] + section(finding, number: number)
+            }
+        }
+        if !a.processes.isEmpty {
+            out += ["", "### Processes", ""]
+            for p in a.processes {
+                out.append("- " + MarkdownText.text(FindingText.processLine(p)))
+                out += p.configMessages.map { "  - " + MarkdownText.text($0) }
+            }
+        }
+        if !a.problems.isEmpty {
+            out += ["", "### \(FindingText.skipped(a))", ""]
+            out += a.problems.map { "- " + MarkdownText.text($0) }
+        }
+        if !a.findings.isEmpty {
+            out += ["", "Symbolized with \(MarkdownText.text(a.symbolizer))."]
+            if !a.symbolizationNotes.isEmpty {
+                out += [""] + a.symbolizationNotes.map { "- fallback to in-process names: " + MarkdownText.text($0) }
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private func table(_ findings: [Finding]) -> [String] {
+        var rows = [
+            MarkdownText.row(["#", "kind", "object", "count / threshold", "where", "reports"]),
+            MarkdownText.row(["--:", "---", "---", "--:", "---", "---"]),
+        ]
+        for (number, f) in zip(1..., findings) {
+            rows.append(MarkdownText.row([
+                "\(number)",
+                "\(FindingText.mark(f.severity)) " + MarkdownText.text(f.kind),
+                MarkdownText.text(f.object.label),
+                "\(f.count) / \(f.threshold)",
+                FindingText.location(f.appFrame).map { MarkdownText.code($0, inTable: true) } ?? "—",
+                FindingText.reports(f),
+            ]))
+        }
+        return rows
+    }
+
+    private func section(_ f: Finding, number: Int) -> [String] {
+        var lines = ["### \(number). \(FindingText.mark(f.severity)) \(MarkdownText.text(f.kind)): \(MarkdownText.text(f.title))", ""]
+        func item(_ label: String, _ value: String) { lines.append("- **\(label):** \(value)") }
+        if let location = FindingText.location(f.appFrame) { item("where", MarkdownText.code(location)) }
+        item("view", MarkdownText.text(f.object.path))
+        if f.objects.count > 1 { item("also", MarkdownText.text(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
+        if !f.members.isEmpty { item("loop", MarkdownText.text(FindingText.members(f))) }
+        item("seen", MarkdownText.text(FindingText.seen(f)))
+        if let history = FindingText.history(f) { item("history", MarkdownText.text(history)) }
+        let files = FindingText.reportFiles(f)
+        item("report", MarkdownText.code(files.first) + (files.more > 0 ? " (+\(files.more) more)" : ""))
+        lines += ["", "Stack (▶ your code):", ""]
+        lines += MarkdownText.codeBlock(FindingText.stackLines(f, maxFrames: maxFrames))
+        return lines
+    }
 }

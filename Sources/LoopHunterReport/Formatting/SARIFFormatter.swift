@@ -1,6 +1,111 @@
-/// Placeholder until the SARIF format lands in this issue's next step.
+import Foundation
+
+/// SARIF 2.1.0, for code-scanning UIs (GitHub's among them): one rule per kind of finding present,
+/// one result per finding at the first frame of the app's code that has a source file (else at
+/// its function and module), with the whole stack, the other objects of the loop as related
+/// locations, and a partial fingerprint that stays the same across runs. Files that could not be
+/// read are tool execution notifications of a successful run.
 public struct SARIFFormatter: FindingsFormatter {
+    /// Source files under this directory are given relative to it (`uriBaseId` `SRCROOT`), as
+    /// code-scanning UIs expect paths relative to the repository. A relative root is taken
+    /// relative to the working directory when the formatter is made.
     public let sourceRoot: String?
-    public init(sourceRoot: String? = nil) { self.sourceRoot = sourceRoot }
-    public func format(_ analysis: Analysis) -> String { JSONFormatter().format(analysis) }
+    private let mapper: SARIFSourceMapper
+
+    public static let toolVersion = "0.1.0"
+    /// The key of the finding id in each result's `partialFingerprints`.
+    public static let fingerprintKey = "loophunterFinding/v1"
+
+    public init(sourceRoot: String? = nil) {
+        self.sourceRoot = sourceRoot
+        mapper = SARIFSourceMapper(sourceRoot: sourceRoot)
+    }
+
+    public func format(_ a: Analysis) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(log(a)) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    func log(_ a: Analysis) -> SARIFLog {
+        var kinds: [String] = []
+        for f in a.findings where !kinds.contains(f.kind) { kinds.append(f.kind) }
+        let driver = SARIFToolComponent(name: "LoopHunter", version: Self.toolVersion,
+                                        semanticVersion: Self.toolVersion, rules: kinds.map(SARIFRule.init(kind:)))
+        let notifications = a.problems.map { SARIFNotification(level: "warning", message: SARIFMessage(text: $0)) }
+        let run = SARIFRun(
+            tool: SARIFTool(driver: driver),
+            invocations: [SARIFInvocation(executionSuccessful: true,
+                                          toolExecutionNotifications: notifications.isEmpty ? nil : notifications)],
+            originalUriBaseIds: mapper.originalUriBaseIds,
+            results: a.findings.map { result($0, ruleIndex: kinds.firstIndex(of: $0.kind) ?? 0) })
+        return SARIFLog(runs: [run])
+    }
+
+    private func result(_ f: Finding, ruleIndex: Int) -> SARIFResult {
+        var text = "\(f.title). \(FindingText.reports(f)). View: \(f.object.path)."
+        if !f.members.isEmpty { text += " Loop: \(FindingText.members(f))." }
+        let related = f.members.enumerated().map { index, member in
+            let label = ObjectRef(type: member.type, name: member.name, path: "").label
+            return SARIFLocation(id: index + 1,
+                                 logicalLocations: [SARIFLogicalLocation(name: label, kind: "object")],
+                                 message: SARIFMessage(text: "\(label): \(member.count) \(f.countUnit), in the same loop (\(member.hook))"))
+        }
+        return SARIFResult(
+            ruleId: f.kind,
+            ruleIndex: ruleIndex,
+            level: f.severity.rawValue,
+            message: SARIFMessage(text: text),
+            locations: [primaryLocation(f)],
+            partialFingerprints: [Self.fingerprintKey: f.id],
+            stacks: [SARIFStack(
+                message: SARIFMessage(text: "Stack of the representative report at the breach, innermost frame first "
+                                      + "(thread \(f.threads.first ?? "?"))."),
+                frames: f.stack.map(stackFrame))],
+            relatedLocations: related.isEmpty ? nil : related,
+            properties: SARIFResultProperties(
+                kind: f.kind, hook: f.hook, count: f.count, threshold: f.threshold, countUnit: f.countUnit,
+                reportCount: f.reportCount, suppressed: f.suppressed, processes: f.processes, threads: f.threads,
+                firstSeen: f.firstSeen, lastSeen: f.lastSeen, view: f.object.path, objects: f.objects.map(\.label),
+                reportFiles: f.reportPaths))
+    }
+
+    /// The first app frame with a source file; else the app frame (or, with none, the innermost
+    /// frame) by function and module; with no stack at all, the object.
+    private func primaryLocation(_ f: Finding) -> SARIFLocation {
+        if let frame = f.appFrame ?? f.stack.first {
+            let physical = physicalLocation(frame)
+            return SARIFLocation(
+                physicalLocation: physical,
+                logicalLocations: [logicalLocation(frame)],
+                message: physical == nil ? SARIFMessage(text: "in \(frame.moduleName ?? "an unknown module"), no source file known") : nil)
+        }
+        return SARIFLocation(logicalLocations: [SARIFLogicalLocation(name: f.object.label, kind: "object")])
+    }
+
+    private func stackFrame(_ frame: SymbolizedFrame) -> SARIFStackFrame {
+        let inlinedInto = FindingText.inlinedInto(frame)
+        return SARIFStackFrame(
+            location: frame.symbols.isEmpty ? nil
+                : SARIFLocation(physicalLocation: physicalLocation(frame), logicalLocations: [logicalLocation(frame)]),
+            module: frame.moduleName,
+            properties: SARIFFrameProperties(
+                index: frame.index, origin: frame.origin.rawValue, symbolSource: frame.source.rawValue, pc: frame.pc,
+                offset: frame.offset, modulePath: frame.module, inlinedInto: inlinedInto.isEmpty ? nil : inlinedInto,
+                note: frame.note))
+    }
+
+    private func physicalLocation(_ frame: SymbolizedFrame) -> SARIFPhysicalLocation? {
+        guard let symbol = frame.primary, let file = symbol.file, !file.isEmpty else { return nil }
+        let region = symbol.line.flatMap { line in
+            line > 0 ? SARIFRegion(startLine: line, startColumn: symbol.column.flatMap { $0 > 0 ? $0 : nil }) : nil
+        }
+        return SARIFPhysicalLocation(artifactLocation: mapper.artifactLocation(ofFile: file), region: region)
+    }
+
+    private func logicalLocation(_ frame: SymbolizedFrame) -> SARIFLogicalLocation {
+        let function = frame.displayName
+        return SARIFLogicalLocation(name: function, fullyQualifiedName: "\(frame.moduleName ?? "?")!\(function)", kind: "function")
+    }
 }

@@ -19,7 +19,7 @@ public struct TextFormatter: FindingsFormatter {
                    + "(\(a.reportCount) report\(a.reportCount == 1 ? "" : "s"), \(processCount) process\(processCount == 1 ? "" : "es"))")
         for finding in a.findings {
             out.append("")
-            out += block(finding, style: style)
+            out += blockLines(finding, style: style)
         }
         if !a.processes.isEmpty {
             out.append("")
@@ -28,8 +28,8 @@ public struct TextFormatter: FindingsFormatter {
         }
         if !a.problems.isEmpty {
             out.append("")
-            out.append(style.yellow("\(a.problems.count) file\(a.problems.count == 1 ? "" : "s") skipped:"))
-            for problem in a.problems { out.append("  " + problem) }
+            out.append(style.yellow(FindingText.skipped(a) + ":"))
+            for problem in a.problems { out.append("  " + FindingText.oneLine(problem)) }
         }
         if !a.findings.isEmpty {
             out.append("")
@@ -39,53 +39,39 @@ public struct TextFormatter: FindingsFormatter {
         return out.joined(separator: "\n") + "\n"
     }
 
-    private func block(_ f: Finding, style: ANSIStyle) -> [String] {
+    /// One finding's block (what `loophunter watch` prints per report).
+    public func block(_ f: Finding) -> String {
+        blockLines(f, style: ANSIStyle(enabled: colors)).joined(separator: "\n")
+    }
+
+    private func blockLines(_ f: Finding, style: ANSIStyle) -> [String] {
+        // Everything from a report goes through FindingText.oneLine: a name holding a newline or
+        // an escape sequence must not break the layout or drive the terminal.
+        let clean = FindingText.oneLine
         let mark = f.severity == .error ? style.red("✖") : style.yellow("▲")
-        var lines = ["\(mark) \(style.bold(f.kind))  \(f.title)"]
+        var lines = ["\(mark) \(style.bold(clean(f.kind)))  \(clean(f.title))"]
         func row(_ label: String, _ value: String) {
             lines.append("   " + style.dim(label.padding(toLength: 9, withPad: " ", startingAt: 0)) + value)
         }
-        if let location = FindingText.location(f.appFrame) { row("where", style.cyan(location)) }
-        row("view", f.object.path)
-        if f.objects.count > 1 { row("also", f.objects.dropFirst().map(\.label).joined(separator: ", ")) }
-        if !f.members.isEmpty { row("loop", FindingText.members(f)) }
-        row("seen", "\(FindingText.reports(f)), \(FindingText.processes(f)), thread \(f.threads.joined(separator: ", ")), \(f.firstSeen)"
-            + (f.lastSeen != f.firstSeen ? " .. \(f.lastSeen)" : ""))
-        if !f.history.isEmpty {
-            let calls = f.history.map(\.layoutCalls)
-            row("history", "layout calls in the last \(calls.count) iteration\(calls.count == 1 ? "" : "s"): "
-                + FindingText.sparkline(calls) + " (max \(calls.max() ?? 0))")
-        }
+        if let location = FindingText.location(f.appFrame) { row("where", style.cyan(clean(location))) }
+        row("view", clean(f.object.path))
+        if f.objects.count > 1 { row("also", clean(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
+        if !f.members.isEmpty { row("loop", clean(FindingText.members(f))) }
+        row("seen", clean(FindingText.seen(f)))
+        if let history = FindingText.history(f) { row("history", history) }
         row("stack", style.dim("(▶ your code)"))
-        let shown = f.stack.prefix(maxFrames)
-        let nameWidth = min(40, shown.map { FindingText.frameLine($0).function.count }.max() ?? 0)
-        let locationWidth = min(32, shown.map { FindingText.frameLine($0).location.count }.max() ?? 0)
-        for frame in shown {
-            let (function, location, module) = FindingText.frameLine(frame)
-            let marker = frame.origin == .app ? style.cyan("▶") : " "
-            var line = "    \(marker) #\(String(frame.index).padding(toLength: 3, withPad: " ", startingAt: 0)) "
-            line += function.padding(toLength: max(nameWidth, function.count), withPad: " ", startingAt: 0) + "  "
-            line += location.padding(toLength: max(locationWidth, location.count), withPad: " ", startingAt: 0) + "  "
-            line += style.dim(module + (frame.source == .inProcess ? " (in-process name)" : ""))
-            lines.append(frame.origin == .app ? style.bold(line) : line)
+        for line in FindingText.stackLines(f, maxFrames: maxFrames) {
+            lines.append("    " + (line.hasPrefix("▶") ? style.bold(style.cyan("▶") + String(line.dropFirst())) : line))
         }
-        if f.stack.count > shown.count { lines.append(style.dim("      ... \(f.stack.count - shown.count) more frames")) }
-        row("report", f.reportPaths[0] + (f.reportPaths.count > 1 ? " (+\(f.reportPaths.count - 1) more)" : ""))
+        let files = FindingText.reportFiles(f)
+        row("report", clean(files.first) + (files.more > 0 ? " (+\(files.more) more)" : ""))
         return lines
     }
 
-    private func processLine(_ p: ProcessOverview) -> String {
-        let name = p.executable.split(separator: "/").last.map(String.init) ?? p.executable
-        var text = "pid \(p.pid) \(name): \(p.iterations) iterations, \(p.layoutCalls) layouts"
-        if p.layoutHooksCalled.isEmpty { text += " (no layout seen: toolkit not supported or not interposable)" }
-        text += ", \(p.breaches) breach\(p.breaches == 1 ? "" : "es")"
-        if p.breaches > 0 {
-            text += " (\(p.written) written, \(p.suppressed) suppressed, \(p.joined) joined"
-            if p.capped > 0 { text += ", \(p.capped) over the cap" }
-            if p.failed > 0 { text += ", \(p.failed) NOT WRITTEN" }
-            text += ")"
-        }
-        for message in p.configMessages { text += "\n    " + message }
+    /// One process's summary line (what `loophunter watch` prints per summary).
+    public func processLine(_ p: ProcessOverview) -> String {
+        var text = FindingText.oneLine(FindingText.processLine(p))
+        for message in p.configMessages { text += "\n    " + FindingText.oneLine(message) }
         return text
     }
 }

@@ -20,6 +20,9 @@ public enum ReportFile: Sendable, Equatable {
         guard data.count <= maximumBytes else {
             throw .tooLarge(path: path, bytes: data.count, limit: maximumBytes)
         }
+        // The common case, a file the preload wrote (schema first): decode it once, in full, and
+        // check its version after. Anything unusual takes the careful path below, which explains.
+        if let file = decodeDirectly(data) { return file }
         let header: ReportFileHeader
         do {
             header = try JSONDecoder().decode(ReportFileHeader.self, from: data)
@@ -48,8 +51,46 @@ public enum ReportFile: Sendable, Equatable {
         }
     }
 
+    /// One decoding pass for a well-formed file of a supported version; nil otherwise.
+    private static func decodeDirectly(_ data: Data) -> ReportFile? {
+        switch sniffSchema(data) {
+        case reportSchema:
+            guard let report = try? JSONDecoder().decode(Report.self, from: data),
+                  SchemaVersion(report.version)?.major == SchemaVersion.current.major else { return nil }
+            return .report(report)
+        case summarySchema:
+            guard let summary = try? JSONDecoder().decode(Summary.self, from: data),
+                  SchemaVersion(summary.version)?.major == SchemaVersion.current.major else { return nil }
+            return .summary(summary)
+        default:
+            return nil
+        }
+    }
+
+    /// The value of a `"schema"` key among the first bytes, without parsing the whole file.
+    static func sniffSchema(_ data: Data) -> String? {
+        let head = [UInt8](data.prefix(256))
+        let key = Array("\"schema\"".utf8)
+        guard let at = (0...max(0, head.count - key.count)).first(where: { head[$0..<min($0 + key.count, head.count)].elementsEqual(key) })
+        else { return nil }
+        var i = at + key.count
+        func skipSpace() { while i < head.count, head[i] == 0x20 || head[i] == 0x0a || head[i] == 0x0d || head[i] == 0x09 { i += 1 } }
+        skipSpace()
+        guard i < head.count, head[i] == UInt8(ascii: ":") else { return nil }
+        i += 1
+        skipSpace()
+        guard i < head.count, head[i] == UInt8(ascii: "\"") else { return nil }
+        let start = i + 1
+        guard let end = head[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return String(decoding: head[start..<end], as: UTF8.self)
+    }
+
     /// Reads and decodes the file at `url`.
     public static func load(_ url: URL) throws(ReportFileError) -> ReportFile {
+        // Ask the system first: its reason ("Permission denied") is clearer than Foundation's.
+        if access(url.path, R_OK) != 0 {
+            throw .unreadable(path: url.path, reason: String(cString: strerror(errno)))
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url, options: [.mappedIfSafe])

@@ -12,7 +12,7 @@ public enum ModuleCheck: Hashable, Sendable {
     public static func check(path: String, recorded: String?) -> ModuleCheck {
         guard FileManager.default.isReadableFile(atPath: path) else { return .missing }
         guard let recorded, !recorded.isEmpty else { return .unchecked }
-        let onDisk = ELFBuildID.read(path: path)
+        let onDisk = ELFFile.buildID(path: path)
         return onDisk == recorded ? .verified : .mismatch(onDisk: onDisk)
     }
 

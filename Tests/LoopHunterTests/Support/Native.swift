@@ -11,6 +11,11 @@ enum Native {
     static let preload = release.appendingPathComponent("libloophunter.so").path
     static let toykitLibrary = release.appendingPathComponent("libtoykit.so").path
     static let demo = release.appendingPathComponent("toykit-demo").path
+    /// The `loophunter` command built with the tests (next to the test bundle).
+    static let cli: String = {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("loophunter").path
+    }()
     /// Host programs of the end-to-end tests (Tests/Programs).
     static let probe = release.appendingPathComponent("test-programs/lh-probe").path
     static let poller = release.appendingPathComponent("test-programs/lh-poller").path

@@ -81,11 +81,9 @@ static void lh_note_alloc(LhCounted *c, int width, int height) {
   c->have_size = 1;
 }
 
-static int lh_alloc_enter(gpointer widget, int width, int height) {
+static void lh_alloc_enter(gpointer widget, int width, int height) {
   LhCounted *c = lh_counted_of(widget);
-  if (!c) return 0;
-  if (c->alloc_depth++ == 0) lh_note_alloc(c, width, height);
-  return 1;
+  if (c && c->alloc_depth++ == 0) lh_note_alloc(c, width, height);
 }
 static void lh_alloc_leave(gpointer widget, int width, int height) {
   LhCounted *c = lh_counted_of(widget);

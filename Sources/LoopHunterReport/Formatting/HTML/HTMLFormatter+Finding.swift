@@ -1,0 +1,67 @@
+/// One finding's section of the HTML page: title, facts, timeline, stack.
+extension HTMLFormatter {
+    func section(_ f: Finding, number: Int) -> [String] {
+        let id = anchor(f)
+        var out = [
+            "<section class=\"finding \(f.severity.rawValue)\" id=\"\(id)\" aria-labelledby=\"\(id)-title\">",
+            "<h2 id=\"\(id)-title\">\(number). \(mark(f.severity)) <span class=\"kind\">\(HTMLText.escape(f.kind))</span> "
+                + "\(HTMLText.escape(f.title))</h2>",
+            "<dl class=\"facts\">",
+        ]
+        func fact(_ label: String, _ html: String) { out.append("<dt>\(label)</dt><dd>\(html)</dd>") }
+        if let location = FindingText.location(f.appFrame) { fact("where", "<code>\(HTMLText.escape(location))</code>") }
+        fact("view", HTMLText.escape(f.object.path))
+        if f.objects.count > 1 { fact("also", HTMLText.escape(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
+        if !f.members.isEmpty { fact("loop", HTMLText.escape(FindingText.members(f))) }
+        fact("seen", HTMLText.escape(FindingText.seen(f)))
+        fact("reports", "<ul>" + f.reportPaths.map { "<li><code>\(HTMLText.escape($0))</code></li>" }.joined() + "</ul>")
+        out.append("</dl>")
+        if let timeline = SVGTimeline.history(of: f, id: "\(id)-timeline"), let breach = f.history.last {
+            out += [
+                "<figure>",
+                timeline.svg(),
+                "<figcaption>Layout calls (bars) and busy time (line) per event-loop iteration of thread "
+                    + "\(HTMLText.escape(f.threads.first ?? "?")) before the report; the breach, iteration "
+                    + "\(breach.iteration), in red. Hover a bar or point for its value.</figcaption>",
+                "</figure>",
+            ]
+        }
+        out += stack(f)
+        out.append("</section>")
+        return out
+    }
+
+    private func stack(_ f: Finding) -> [String] {
+        let appFrames = f.stack.filter { $0.origin == .app }.count
+        var out = [
+            "<details open=\"open\">",
+            "<summary>Stack: \(f.stack.count) frame\(f.stack.count == 1 ? "" : "s"), \(appFrames) in your code (▶)</summary>",
+            "<table class=\"stack\">",
+            "<thead><tr><th class=\"marker\"><span class=\"muted\">▶</span></th><th class=\"num\">#</th><th>function</th>"
+                + "<th>location</th><th>module</th><th>offset</th></tr></thead>",
+            "<tbody>",
+        ]
+        for frame in f.stack {
+            let app = frame.origin == .app
+            var function = HTMLText.escape(frame.displayName)
+            let inlinedInto = FindingText.inlinedInto(frame)
+            if !inlinedInto.isEmpty {
+                function += "<span class=\"detail\">inlined into \(HTMLText.escape(inlinedInto.joined(separator: ", ")))</span>"
+            }
+            var location = ""
+            if let primary = frame.primary, let file = primary.file {
+                let full = file + (primary.line.map { ":\($0)" } ?? "") + (primary.column.map { ":\($0)" } ?? "")
+                location = "<span title=\"\(HTMLText.escape(full))\">\(HTMLText.escape(primary.shortLocation ?? file))</span>"
+            }
+            var module = "<span title=\"\(HTMLText.escape(frame.module ?? ""))\">\(HTMLText.escape(frame.moduleName ?? "?"))</span>"
+            if frame.source == .inProcess { module += "<span class=\"detail\">in-process name</span>" }
+            if let note = frame.note { module += "<span class=\"detail\">\(HTMLText.escape(note))</span>" }
+            let marker = app ? "<span role=\"img\" aria-label=\"your code\">▶</span>" : ""
+            out.append("<tr class=\"\(frame.origin.rawValue)\"><td class=\"marker\">\(marker)</td><td class=\"num\">\(frame.index)</td>"
+                       + "<td>\(function)</td><td>\(location)</td><td>\(module)</td>"
+                       + "<td>\(HTMLText.escape(frame.offset ?? frame.pc))</td></tr>")
+        }
+        out += ["</tbody>", "</table>", "</details>"]
+        return out
+    }
+}

@@ -1,0 +1,15 @@
+/// A test case of the JUnit report: a finding (failed), or the one passing case of a clean run.
+struct JUnitTestCase: Sendable, Equatable {
+    /// `loophunter.<kind>`
+    let classname: String
+    /// `<object label> at <app location>`
+    let name: String
+    let failure: JUnitFailure?
+
+    /// The element's lines, each starting with `indent` (the failure's text is not indented).
+    func xml(indent: String) -> [String] {
+        let open = indent + "<testcase classname=\"\(XMLText.escape(classname))\" name=\"\(XMLText.escape(name))\""
+        guard let failure else { return [open + "/>"] }
+        return [open + ">", indent + "  " + failure.xml, indent + "</testcase>"]
+    }
+}

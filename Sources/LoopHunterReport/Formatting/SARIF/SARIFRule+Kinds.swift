@@ -1,0 +1,64 @@
+/// The rules LoopHunter knows: what each kind of finding means and how to fix it.
+extension SARIFRule {
+    /// The rule for `kind`; a kind this build does not know gets a generic description.
+    init(kind: String) {
+        let level = Severity.of(kind: kind).rawValue
+        let properties = SARIFRuleProperties(tags: ["performance", "layout", "ui"], precision: "high")
+        switch kind {
+        case "layout-storm":
+            self.init(
+                id: kind, name: "LayoutStorm",
+                shortDescription: SARIFMessage(text: "A view is laid out over and over within one event-loop iteration: a layout feedback loop."),
+                fullDescription: SARIFMessage(text: "An object was laid out more times in a single iteration of its thread's event loop "
+                    + "than the threshold (LOOPHUNTER_THRESHOLD, 100 by default) allows. A toolkit that lays out until the view tree "
+                    + "is clean loops inside one pass when a layout keeps invalidating itself or its parent: the CPU is pinned and "
+                    + "the window stops responding."),
+                help: SARIFMessage(text: """
+                    What it means: the view named in the result was laid out more often in one event-loop iteration than any \
+                    settled layout needs. The other views of the same loop are listed with it, and the location is the first \
+                    frame of your code on the stack when the threshold was crossed.
+
+                    How to fix: make layout idempotent. From a layout callback, change nothing that invalidates layout again: \
+                    not the size, constraints, text or children of the view itself, its parent or its siblings. Set a size or \
+                    a text only when the value really changes, compute sizes from inputs that layout does not change, and move \
+                    state changes out of layout (into an event or idle handler). Then run the program under LoopHunter again.
+                    """),
+                defaultConfiguration: SARIFReportingConfiguration(level: level), properties: properties)
+        case "layout-streak":
+            self.init(
+                id: kind, name: "LayoutStreak",
+                shortDescription: SARIFMessage(text: "A view is relaid out in every frame, many frames in a row: a layout feedback loop spread over frames."),
+                fullDescription: SARIFMessage(text: "An object was hot (laid out more than once in an iteration, or resized) in more "
+                    + "back-to-back layout iterations of its thread than LOOPHUNTER_STREAK (60 by default) allows. A toolkit that "
+                    + "caps layout passes per frame (GTK: at most 4) turns a layout feedback loop into this: the layout never "
+                    + "settles, every frame relays out the same views, and the program burns CPU, often flickering or oscillating "
+                    + "between two sizes, while it looks idle."),
+                help: SARIFMessage(text: """
+                    What it means: the view named in the result was relaid out (more than once per frame, or at a new size) in \
+                    frame after frame, with no pause in between. The location is the first frame of your code on the stack of \
+                    the last hot layout.
+
+                    How to fix: find what requests a new layout from inside layout or size allocation: a resize request, or a \
+                    size or text change of the view or its parent made from a size-allocate or layout handler, or two views \
+                    whose sizes depend on each other (an oscillation between two sizes). Request a resize only when the size \
+                    really changes, break the dependency between the view and its parent, and move such updates out of the \
+                    layout pass. Then run the program under LoopHunter again.
+                    """),
+                defaultConfiguration: SARIFReportingConfiguration(level: level), properties: properties)
+        default:
+            self.init(
+                id: kind, name: Self.ruleName(kind),
+                shortDescription: SARIFMessage(text: "LoopHunter reported \(kind)."),
+                fullDescription: SARIFMessage(text: "LoopHunter reported \(kind); this version of the reporter has no description of this kind."),
+                help: SARIFMessage(text: "See the result's message and stack, and the documentation of the LoopHunter release that wrote the report."),
+                defaultConfiguration: SARIFReportingConfiguration(level: level), properties: properties)
+        }
+    }
+
+    /// `layout-storm` → `LayoutStorm`
+    static func ruleName(_ kind: String) -> String {
+        let words = kind.split { !$0.isLetter && !$0.isNumber }
+        let name = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        return name.isEmpty ? "Finding" : name
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// The documented exit statuses of `loophunter` (also in `loophunter --help` and the README).
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// `report`: some files could not be read (the others were reported).
+    static let filesSkipped: Int32 = 1
+    /// The report directory or the preload cannot be used.
+    static let unusable: Int32 = 2
+    /// Findings, with --fail-on-breach.
+    static let findings: Int32 = 3
+    /// The program exists but cannot be executed (as in shells).
+    static let cannotExecute: Int32 = 126
+    /// The program was not found (as in shells).
+    static let notFound: Int32 = 127
+
+    /// Ends the command with `status` (ArgumentParser's way of choosing the exit code).
+    static func exit(_ status: Int32) -> ExitCode { ExitCode(status) }
+}

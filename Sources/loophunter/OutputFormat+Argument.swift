@@ -1,0 +1,4 @@
+import ArgumentParser
+import LoopHunterReport
+
+extension OutputFormat: ExpressibleByArgument {}

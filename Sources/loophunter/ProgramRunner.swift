@@ -1,0 +1,50 @@
+import Foundation
+import LoopHunterCLISupport
+
+/// Runs the program under test as a child: its stdin, stdout and stderr are loophunter's; signals
+/// sent to loophunter by other processes are forwarded to it (terminal signals reach it directly);
+/// its exit status is returned as a shell would report it (128+N when signal N killed it).
+struct ProgramRunner {
+    let arguments: [String]
+    let environment: [String: String]
+
+    enum Failure: Error {
+        case notFound(String)
+        case notExecutable(String)
+        case cannotStart(String, String)
+    }
+
+    func run() throws(Failure) -> Int32 {
+        let executable = try resolve(arguments[0])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = Array(arguments.dropFirst())
+        process.environment = environment
+        lh_relay_install()
+        defer { lh_relay_uninstall() }
+        do {
+            try process.run()
+        } catch {
+            throw .cannotStart(arguments[0], error.localizedDescription)
+        }
+        lh_relay_set_child(process.processIdentifier)
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// A name with a slash is a path; otherwise it is looked up on PATH, as a shell would.
+    private func resolve(_ name: String) throws(Failure) -> String {
+        let manager = FileManager.default
+        if name.contains("/") {
+            guard manager.fileExists(atPath: name) else { throw .notFound(name) }
+            guard manager.isExecutableFile(atPath: name) else { throw .notExecutable(name) }
+            return name
+        }
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if manager.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw .notFound(name)
+    }
+}

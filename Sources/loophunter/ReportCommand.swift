@@ -1,0 +1,33 @@
+import ArgumentParser
+
+/// `loophunter report DIR`: the findings of a report directory, grouped and formatted.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Show the findings of a report directory.",
+        discussion: """
+            Reads every report and summary in DIR (never changing it), symbolizes the stacks with \
+            llvm-symbolizer, groups reports of the same loop, and prints them. Files that cannot be \
+            read are named on stderr and skipped.
+
+            Examples:
+              loophunter report /tmp/lh
+              loophunter report /tmp/lh --format html -o lh.html
+              loophunter report /tmp/lh --format markdown >> "$GITHUB_STEP_SUMMARY"
+              loophunter report /tmp/lh --format sarif --source-root . -o loophunter.sarif
+              loophunter report /tmp/lh --format junit -o loophunter.xml --fail-on-breach
+
+            Exit status: 0; 1 when some files were skipped; 2 when DIR cannot be read; 3 with \
+            --fail-on-breach when anything was found.
+            """)
+
+    @Argument(help: ArgumentHelp("The report directory (LOOPHUNTER_DIR of the run).", valueName: "dir"))
+    var directory: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let status = ReportPipeline(directory: directory, options: output, defaultDescriptor: 1).execute()
+        if status != 0 { throw ExitStatus.exit(status) }
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+
+/// `loophunter run -- PROGRAM ARGS...`: runs a program under the preload, then prints what it found.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a program under LoopHunter and print what it found.",
+        discussion: """
+            Prepends libloophunter.so to LD_PRELOAD (keeping what is there), sets the LOOPHUNTER_* \
+            variables from the options (your own LOOPHUNTER_* variables are kept), runs the program \
+            with a fresh report directory unless --dir is given, and when it exits prints the grouped \
+            findings on stderr (the program keeps stdout) or into --output. Signals sent to loophunter \
+            are passed on to the program; its children are followed (they inherit LD_PRELOAD).
+
+            Examples:
+              loophunter run -- ./my-gtk-app --some-flag
+              loophunter run --threshold 50 --fail-on-breach -- ./app
+              loophunter run --dir /tmp/lh --format junit -o lh.xml -- ./app
+
+            Exit status: the program's (128+N when signal N killed it); 3 when it exited 0 but \
+            something was found and --fail-on-breach is given; 2 when the preload or the report \
+            directory cannot be used; 126/127 when the program cannot be run / is not found.
+            """)
+
+    @Option(help: "Layouts of one object in one iteration that count as a loop (2-16000000; default 100).")
+    var threshold: Int?
+
+    @Option(help: "Back-to-back hot iterations that count as a loop in capped toolkits (2-1000000; default 60).")
+    var streak: Int?
+
+    @Option(name: .customLong("max-reports"), help: "Reports written per process at most (0-1000000; default 100).")
+    var maxReports: Int?
+
+    @Option(help: ArgumentHelp("Hook families to switch on: layout, loop, all, none (comma-separated).", valueName: "list"))
+    var hooks: String?
+
+    @Option(help: ArgumentHelp("Report directory (default: a new one under $TMPDIR, kept and printed).", valueName: "dir"))
+    var dir: String?
+
+    @Option(help: ArgumentHelp("The preload to use (default: next to loophunter, or $LOOPHUNTER_PRELOAD).", valueName: "path"))
+    var preload: String?
+
+    @OptionGroup var output: OutputOptions
+
+    /// Everything after `--`: never parsed as loophunter's own options, whatever the program takes.
+    @Argument(parsing: .postTerminator, help: ArgumentHelp("The program and its arguments, after --.", valueName: "program"))
+    var command: [String] = []
+
+    func validate() throws {
+        guard let program = command.first, !program.isEmpty else {
+            throw ValidationError("give the program to run after --, e.g. loophunter run --threshold 50 -- ./app --flag")
+        }
+        try Self.check(threshold, "--threshold", 2...16_000_000, "layouts of one object in one iteration")
+        try Self.check(streak, "--streak", 2...1_000_000, "back-to-back hot iterations")
+        try Self.check(maxReports, "--max-reports", 0...1_000_000, "reports per process")
+        if let hooks {
+            let known: Set = ["layout", "loop", "all", "none"]
+            let unknown = hooks.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
+            if !unknown.isEmpty || hooks.isEmpty {
+                throw ValidationError("--hooks \(hooks): unknown family \(unknown.joined(separator: ", ")); use layout, loop, all or none")
+            }
+        }
+    }
+
+    static func check(_ value: Int?, _ flag: String, _ range: ClosedRange<Int>, _ meaning: String) throws {
+        guard let value, !range.contains(value) else { return }
+        throw ValidationError("\(flag) must be between \(range.lowerBound) and \(range.upperBound) (got \(value)): the number of \(meaning)")
+    }
+
+    func run() throws {
+        let preloadPath: String
+        switch PreloadLocator.locate(explicit: preload) {
+        case .success(let path): preloadPath = path
+        case .failure(let missing):
+            Diagnostics.say(missing.description)
+            throw ExitStatus.exit(ExitStatus.unusable)
+        }
+        let reportDirectory: String
+        do {
+            reportDirectory = try RunDirectory.prepare(dir)
+        } catch {
+            Diagnostics.say("\(error)")
+            throw ExitStatus.exit(ExitStatus.unusable)
+        }
+
+        let status: Int32
+        do {
+            status = try ProgramRunner(arguments: command, environment: environment(preload: preloadPath, dir: reportDirectory)).run()
+        } catch {
+            switch error {
+            case .notFound(let name):
+                Diagnostics.say("cannot run \(name): not found\(name.contains("/") ? "" : " on PATH")")
+                throw ExitStatus.exit(ExitStatus.notFound)
+            case .notExecutable(let name):
+                Diagnostics.say("cannot run \(name): not executable (chmod +x it?)")
+                throw ExitStatus.exit(ExitStatus.cannotExecute)
+            case .cannotStart(let name, let why):
+                Diagnostics.say("cannot run \(name): \(why)")
+                throw ExitStatus.exit(ExitStatus.cannotExecute)
+            }
+        }
+
+        let reportStatus = ReportPipeline(directory: reportDirectory, options: output, defaultDescriptor: 2).execute()
+        Diagnostics.say("reports are in \(reportDirectory)")
+        if status != 0 { throw ExitStatus.exit(status) }
+        if reportStatus == ExitStatus.findings || reportStatus == ExitStatus.unusable { throw ExitStatus.exit(reportStatus) }
+    }
+
+    /// This process's environment with the preload first in LD_PRELOAD and the options' variables.
+    func environment(preload: String, dir: String) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        let existing = (env["LD_PRELOAD"] ?? "").split(whereSeparator: { $0 == ":" || $0 == " " }).map(String.init)
+        env["LD_PRELOAD"] = ([preload] + existing.filter { $0 != preload }).joined(separator: ":")
+        env["LOOPHUNTER_DIR"] = dir
+        if let threshold { env["LOOPHUNTER_THRESHOLD"] = String(threshold) }
+        if let streak { env["LOOPHUNTER_STREAK"] = String(streak) }
+        if let maxReports { env["LOOPHUNTER_MAX_REPORTS"] = String(maxReports) }
+        if let hooks { env["LOOPHUNTER_HOOKS"] = hooks }
+        return env
+    }
+}
