@@ -3,7 +3,12 @@
 #   gtk3-frame-loop gtk4-frame-loop   frame-capped layout feedback loops (4 layouts every frame)
 #   gtk3-idle-loop  gtk4-idle-loop    main-loop loops (1 layout per frame, size changes every frame)
 #   gtk3-healthy    gtk4-healthy      busy but correct UIs (clock, spinner, progress bar, revealer)
-# Each runs ~3 s under `xvfb-run -a`, exits 0 and prints one line ("<name>: done") on stdout.
+#   gtk3-reuse      gtk4-reuse        labels destroyed and re-created (usually at the same address)
+#   gtk3-offsets    gtk4-offsets      the class layout of the installed headers (for a test)
+#   gtk3-vfunc-bench gtk4-vfunc-bench the cost of a wrapped layout vfunc (scripts/bench)
+#   lh-fake-gtk                       a GTK of unknown layout (GObject only)
+#   lh-x-close, run-for.sh            close a program's windows as a window manager would
+# Each GTK program runs ~3 s under `xvfb-run -a`, exits 0 and prints one line ("<name>: done").
 # LH_GROUND_TRUTH=/path makes it write its own layout counts; see Tests/Programs/gtk/lh_gtk_truth.h.
 #
 # Usage: scripts/build-gtk-programs.sh [OUTDIR]   (default: .build/release/test-programs/gtk)
@@ -43,4 +48,18 @@ for file in "$src"/gtk[34]_*.c; do
   "$cc" "${flags[@]}" "$file" "${libs[@]}" -o "$out/$name.tmp"
   mv -f "$out/$name.tmp" "$out/$name"
 done
-echo "build-gtk-programs: built $(ls "$src"/gtk[34]_*.c | wc -l) programs into $out"
+# Sources built for both GTK versions (gtk3-NAME and gtk4-NAME).
+for base in widget_reuse:reuse gtk_offsets:offsets vfunc_bench:vfunc-bench; do
+  file=$src/${base%%:*}.c
+  name=${base##*:}
+  "$cc" "${flags[@]}" "$file" "${gtk3[@]}" -o "$out/gtk3-$name.tmp" && mv -f "$out/gtk3-$name.tmp" "$out/gtk3-$name"
+  "$cc" "${flags[@]}" "$file" "${gtk4[@]}" -o "$out/gtk4-$name.tmp" && mv -f "$out/gtk4-$name.tmp" "$out/gtk4-$name"
+done
+# A GTK LoopHunter does not know (GObject only; its symbols exported for dlsym), the window closer
+# of the stock-demo tests (Xlib), and the script that runs a program for a while then closes it.
+read -r -a gobject <<<"$(pkg-config --cflags --libs gobject-2.0)"
+read -r -a x11 <<<"$(pkg-config --cflags --libs x11)"
+"$cc" "${flags[@]}" -rdynamic "$src/fake_gtk.c" "${gobject[@]}" -o "$out/lh-fake-gtk"
+"$cc" "${flags[@]}" "$src/x_close.c" "${x11[@]}" -o "$out/lh-x-close"
+install -m 0755 "$src/run-for.sh" "$out/run-for.sh"
+echo "build-gtk-programs: built $(ls "$out" | wc -l) programs into $out"

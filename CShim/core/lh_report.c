@@ -100,11 +100,13 @@ static void frames_json(lh_json *j, const lh_report_data *r) {
 }
 
 static void history_json(lh_json *j, const lh_report_data *r) {
+    lh_json_string(j, "history_unit", r->history_unit != NULL ? r->history_unit : "iteration");
     lh_json_begin_array(j, "history");
     for (size_t i = 0; i < r->history_count; i++) {
         const lh_hist *h = &r->history[i];
         lh_json_begin_object(j, NULL);
         lh_json_u64(j, "iteration", h->iteration);
+        size_object(j, "object_size", r->object_sizes != NULL ? r->object_sizes[i] : LH_GEOMETRY_NONE);
         lh_json_u64(j, "start_us", h->start_us);
         lh_json_u64(j, "busy_us", h->busy_us);
         lh_json_u64(j, "layout_calls", h->layout_calls);
@@ -132,7 +134,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
 
     lh_json_begin_object(&j, NULL);
     lh_json_string(&j, "schema", "loophunter/report");
-    lh_json_string(&j, "version", "1.0");
+    lh_json_string(&j, "version", "1.1");
     lh_json_string(&j, "kind", r->kind);
     lh_json_string(&j, "id", r->id);
     lh_json_string(&j, "time", time_text.data);
@@ -150,6 +152,11 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
     lh_json_string(&j, "name", r->thread_name);
     lh_json_u64(&j, "iteration", r->iteration);
     lh_json_u64(&j, "layout_iteration", r->layout_iteration);
+    if (r->frame != 0) {
+        lh_json_u64(&j, "frame", r->frame);
+    } else {
+        lh_json_null(&j, "frame");
+    }
     lh_json_end_object(&j);
 
     lh_json_begin_object(&j, "hook");
@@ -169,6 +176,15 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
         size_object(&j, "size_before", r->size_before);
         size_object(&j, "size_after", r->size_after);
         lh_json_u64(&j, "gap_ms", r->streak_gap_ms);
+        lh_json_end_object(&j);
+    }
+
+    if (r->warning != NULL) {
+        lh_json_begin_object(&j, "warning");
+        lh_json_string(&j, "domain", r->warning->domain);
+        lh_json_string(&j, "level", r->warning->level);
+        lh_json_string(&j, "message", r->warning->message);
+        lh_json_string(&j, "format", r->warning->format);
         lh_json_end_object(&j);
     }
 
@@ -207,13 +223,14 @@ static uint64_t fnv_str(uint64_t h, const char *s) {
     return fnv(h, "\0", 1);
 }
 
-uint64_t lh_report_fingerprint(const char *kind, const char *hook, const char *type,
+uint64_t lh_report_fingerprint(const char *kind, const char *hook, const char *type, const char *extra,
                                const lh_frame *frames, size_t frame_count, const lh_module *modules,
                                size_t depth) {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     h = fnv_str(h, kind);
     h = fnv_str(h, hook);
     h = fnv_str(h, type);
+    if (extra != NULL) h = fnv_str(h, extra);
     for (size_t i = 0; i < frame_count && i < depth; i++) {
         const lh_frame *f = &frames[i];
         if (f->module >= 0 && modules[f->module].path != NULL) {

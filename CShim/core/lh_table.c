@@ -15,7 +15,16 @@ int lh_table_init(lh_table *t, uint64_t capacity) {
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                      -1, 0);
     if (mem == MAP_FAILED) return -errno;
+    size_t size_bytes = (size_t)capacity * LH_SIZE_RING * sizeof(uint64_t);
+    void *sizes = mmap(NULL, size_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+    if (sizes == MAP_FAILED) {
+        int e = errno;
+        munmap(mem, bytes);
+        return -e;
+    }
     t->slots = mem;
+    t->sizes = sizes;
     t->capacity = capacity;
     t->mask = capacity - 1;
     atomic_store_explicit(&t->used, 0, memory_order_relaxed);
@@ -27,6 +36,7 @@ void lh_table_clear(lh_table *t) {
     if (t->slots == NULL) return;
     /* MADV_DONTNEED on private anonymous memory: the next touch sees zero pages. */
     madvise(t->slots, (size_t)t->capacity * sizeof(lh_slot), MADV_DONTNEED);
+    madvise((void *)t->sizes, (size_t)t->capacity * LH_SIZE_RING * sizeof(uint64_t), MADV_DONTNEED);
     atomic_store_explicit(&t->used, 0, memory_order_relaxed);
     atomic_store_explicit(&t->dropped, 0, memory_order_relaxed);
 }
@@ -53,4 +63,51 @@ lh_slot *lh_table_slot_probe(lh_table *t, uint64_t key) {
     }
     atomic_fetch_add_explicit(&t->dropped, 1, memory_order_relaxed); /* statistic only */
     return NULL;
+}
+
+bool lh_table_forget(lh_table *t, const void *object, unsigned hook) {
+    if (t->slots == NULL) return false;
+    uint64_t key = lh_table_key(object, hook);
+    uint64_t i = lh_table_hash(key) & t->mask;
+    uint64_t probes = t->capacity < LH_TABLE_MAX_PROBE ? t->capacity : LH_TABLE_MAX_PROBE;
+    for (uint64_t n = 0; n < probes; n++, i = (i + 1) & t->mask) {
+        lh_slot *s = &t->slots[i];
+        /* acquire: see the slot's state as its claimer published it. */
+        uint64_t k = atomic_load_explicit(&s->key, memory_order_acquire);
+        if (k == 0) return false;
+        if (k != key) continue;
+        /* The key stays (the slot is the object's home for the next one at this address); its
+         * counts and detector state go back to a new slot's. relaxed: like the counting itself,
+         * owned by the thread that lays the object out (and finalizes it). */
+        atomic_store_explicit(&s->count, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->last_layout_iter, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->geometry, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->streak, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->linked, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->reported_streak, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->total, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->type, NULL, memory_order_relaxed);
+        for (size_t r = 0; r < LH_SIZE_RING; r++)
+            atomic_store_explicit(&t->sizes[i * LH_SIZE_RING + r], 0, memory_order_relaxed);
+        return true;
+    }
+    return false;
+}
+
+void lh_table_note_size(lh_table *t, const lh_slot *s, uint64_t layout_iter, uint64_t size) {
+    if (t->sizes == NULL || size == LH_GEOMETRY_NONE) return;
+    size_t i = (size_t)(s - t->slots);
+    uint64_t w = size >> 32, h = size & 0xffffffffu;
+    uint64_t entry = ((layout_iter + 1) << 32) | (w > 0xffff ? 0xffff : w) << 16 | (h > 0xffff ? 0xffff : h);
+    /* relaxed: owner-written, read by the same thread's breach path. */
+    atomic_store_explicit(&t->sizes[i * LH_SIZE_RING + layout_iter % LH_SIZE_RING], entry, memory_order_relaxed);
+}
+
+uint64_t lh_table_size_at(lh_table *t, const lh_slot *s, uint64_t layout_iter) {
+    if (t->sizes == NULL || layout_iter == 0) return LH_GEOMETRY_NONE;
+    size_t i = (size_t)(s - t->slots);
+    uint64_t entry = atomic_load_explicit(&t->sizes[i * LH_SIZE_RING + layout_iter % LH_SIZE_RING],
+                                          memory_order_relaxed);
+    if ((entry >> 32) != ((layout_iter + 1) & 0xffffffffu)) return LH_GEOMETRY_NONE;
+    return ((entry >> 16) & 0xffff) << 32 | (entry & 0xffff);
 }

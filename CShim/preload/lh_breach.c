@@ -33,6 +33,7 @@ typedef struct lh_scratch {
     lh_module modules[LH_MODULES_CAP];
     char pool[48 * 1024];
     lh_hist history[LH_HISTORY_MAX];
+    uint64_t object_sizes[LH_HISTORY_MAX];
     lh_object_desc object;
     char id[64];
     char file_name[160];
@@ -84,9 +85,37 @@ void lh_breach_reset_after_fork(void) {
 
 /* ---- throttling ----------------------------------------------------------------------------- */
 
+/* The in-process fingerprint of a breach: kind, hook, type text, the fingerprint text and the top
+ * return addresses as they are (stable within a process, unlike across runs). Lets a repeat of a
+ * throttled breach be suppressed right after the stack capture, before any module resolution
+ * (a GTK loop logs a warning every frame: the full breach path each time would cost ~100 us). */
+static uint64_t raw_fingerprint(const lh_breach *b, const char *type, const uintptr_t *pcs, size_t n) {
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    const char *texts[] = {b->kind, lh_hooks[b->hook].name, type, b->fingerprint_text};
+    for (size_t t = 0; t < LH_ARRAY_COUNT(texts); t++)
+        for (const char *c = texts[t]; c != NULL && *c != '\0'; c++) h = (h ^ (unsigned char)*c) * UINT64_C(0x100000001b3);
+    for (size_t i = 0; i < n && i < LH_FINGERPRINT_DEPTH; i++) h = (h ^ pcs[i]) * UINT64_C(0x100000001b3);
+    return h != 0 ? h : 1;
+}
+
+/* A repeat of a breach already reported (or suppressed) in this window: counted as suppressed
+ * without resolving anything. False when it must go the full way (new, or its window is over). */
+static bool suppressed_early(uint64_t raw, uint64_t now) {
+    uint64_t window = lh_proc.cfg.throttle_secs * 1000000000u;
+    for (size_t i = 0; i < LH_THROTTLE_SLOTS; i++) {
+        lh_throttle *e = &lh_proc.throttle[i];
+        if (atomic_load_explicit(&e->raw, memory_order_relaxed) != raw) continue;
+        uint64_t last = atomic_load_explicit(&e->last_report_ns, memory_order_relaxed);
+        if (last == 0 || (window != 0 && now - last >= window)) return false;
+        atomic_fetch_add_explicit(&e->suppressed, 1, memory_order_relaxed); /* stat */
+        return true;
+    }
+    return false;
+}
+
 /* One report per fingerprint per LOOPHUNTER_THROTTLE_SECS (0: per process). Returns true when this
  * breach may be written; otherwise it is counted as suppressed. */
-static bool throttle_admit(uint64_t fp, const char *kind, const char *type, uint64_t now) {
+static bool throttle_admit(uint64_t fp, uint64_t raw, const char *kind, const char *type, uint64_t now) {
     if (fp == 0) fp = 1; /* 0 marks a free entry */
     lh_throttle *e = NULL;
     for (size_t n = 0; n < LH_THROTTLE_SLOTS && e == NULL; n++) {
@@ -108,6 +137,7 @@ static bool throttle_admit(uint64_t fp, const char *kind, const char *type, uint
             }
         }
     }
+    if (e != NULL) atomic_store_explicit(&e->raw, raw, memory_order_relaxed); /* for suppressed_early */
     if (e == NULL) {
         /* Every entry is in use: no per-fingerprint throttle possible; the global cap still holds. */
         atomic_fetch_add_explicit(&lh_proc.throttle_full, 1, memory_order_relaxed); /* stat */
@@ -210,6 +240,14 @@ static void name_file(lh_scratch *s, const char *kind, uint64_t seq) {
     lh_buf_put(&b, ".json");
 }
 
+/* The object's remembered size in each iteration of the history (its table slot's size ring). */
+static void object_sizes(const lh_breach *b, lh_scratch *s, size_t count) {
+    lh_slot *slot = b->named_type == NULL ? lh_table_slot(&lh_proc.table, b->object, b->hook) : NULL;
+    for (size_t i = 0; i < count; i++)
+        s->object_sizes[i] = slot != NULL ? lh_table_size_at(&lh_proc.table, slot, s->history[i].layout_iter)
+                                          : LH_GEOMETRY_NONE;
+}
+
 static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t frame_count,
                          bool truncated, size_t module_count, uint64_t fp) {
     const lh_hook_info *hook = &lh_hooks[b->hook];
@@ -231,7 +269,7 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .iteration = t->iteration,
         .layout_iteration = t->layout_iter,
         .hook = hook->name,
-        .family = hook->family == LH_FAMILY_LAYOUT ? "layout" : "loop",
+        .family = lh_family_name(hook->family),
         .toolkit = hook->toolkit != NULL ? hook->toolkit->name : NULL,
         .object = &s->object,
         .count = b->count,
@@ -243,6 +281,10 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .streak_gap_ms = lh_proc.cfg.streak_gap_ms,
         .history = s->history,
         .history_count = lh_thread_history(t, s->history, lh_proc.cfg.history),
+        .history_unit = t->frame_driven ? "frame" : "iteration",
+        .object_sizes = s->object_sizes,
+        .frame = t->frame_driven ? t->frame : 0,
+        .warning = b->warning,
         .frames = s->frames,
         .frame_count = frame_count,
         .frames_truncated = truncated,
@@ -252,6 +294,7 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .members = b->members,
         .member_count = b->member_count,
     };
+    object_sizes(b, s, r.history_count);
     lh_buf json;
     lh_buf_init(&json, s->json, sizeof s->json);
     int result = -EOVERFLOW;
@@ -285,17 +328,31 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) {
     }
     bool truncated;
     size_t frame_count = capture(s, &truncated);
+    const lh_toolkit *tk = lh_hooks[b->hook].toolkit;
+    const char *type = b->named_type != NULL ? b->named_type
+                       : tk != NULL && tk->type_name != NULL ? tk->type_name(b->object) : NULL;
+    uint64_t raw = raw_fingerprint(b, type, s->pcs, frame_count);
+    if (suppressed_early(raw, started)) {
+        atomic_fetch_add_explicit(&lh_proc.reports_suppressed, 1, memory_order_relaxed); /* stat */
+        scratch_give(s, mapped);
+        errno = saved;
+        return;
+    }
     size_t module_count = lh_modules_resolve(s->pcs, frame_count, s->frames, s->modules,
                                              LH_MODULES_CAP, s->pool, sizeof s->pool, lh_proc.exe);
 
-    const lh_toolkit *tk = lh_hooks[b->hook].toolkit;
     memset(&s->object, 0, sizeof s->object);
     s->object.address = (uintptr_t)b->object;
-    if (tk != NULL && tk->describe != NULL) tk->describe(b->object, &s->object);
+    if (b->named_type != NULL) {
+        lh_toolkit_copy_text(s->object.node.type, b->named_type);
+    } else if (tk != NULL) {
+        lh_toolkit_describe(tk, b->object, &s->object);
+    }
 
     uint64_t fp = lh_report_fingerprint(b->kind, lh_hooks[b->hook].name, s->object.node.type,
-                                        s->frames, frame_count, s->modules, LH_FINGERPRINT_DEPTH);
-    if (!throttle_admit(fp, b->kind, s->object.node.type, started)) {
+                                        b->fingerprint_text, s->frames, frame_count, s->modules,
+                                        LH_FINGERPRINT_DEPTH);
+    if (!throttle_admit(fp, raw, b->kind, s->object.node.type, started)) {
         atomic_fetch_add_explicit(&lh_proc.reports_suppressed, 1, memory_order_relaxed);
     } else if (!cap_admit()) {
         atomic_fetch_add_explicit(&lh_proc.reports_capped, 1, memory_order_relaxed);

@@ -17,24 +17,35 @@
 
 #define LH_LOOP_HOOK(name, ret, params, args, wait) static ret(*real_##name) params;
 #define LH_LAYOUT_HOOK(name, toolkit, params, args, object) static void(*real_##name) params;
+#define LH_CUSTOM_HOOK(name, family, file) static void *real_##name;
+#define LH_VFUNC_HOOK(name, toolkit, streak)
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
 #undef LH_LAYOUT_HOOK
+#undef LH_CUSTOM_HOOK
+#undef LH_VFUNC_HOOK
 
 const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
 #define LH_LOOP_HOOK(name, ret, params, args, wait)                                                 \
-    [LH_HOOK_##name] = {#name, LH_FAMILY_LOOP, NULL, (void **)&real_##name},
+    [LH_HOOK_##name] = {#name, LH_FAMILY_LOOP, NULL, (void **)&real_##name, false},
 #define LH_LAYOUT_HOOK(name, toolkit, params, args, object)                                         \
-    [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, (void **)&real_##name},
+    [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, (void **)&real_##name, true},
+#define LH_CUSTOM_HOOK(name, family, file)                                                          \
+    [LH_HOOK_##name] = {#name, LH_FAMILY_##family, NULL, &real_##name, false},
+#define LH_VFUNC_HOOK(name, toolkit, streak)                                                        \
+    [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, NULL, streak},
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
 #undef LH_LAYOUT_HOOK
+#undef LH_CUSTOM_HOOK
+#undef LH_VFUNC_HOOK
 };
 
 /* Looks up the original of hook `id` (first call only). A race resolves the same value twice.
  * relaxed: the pointer value is all that is published (the code it points to is already mapped). */
 static LH_NOINLINE __attribute__((cold)) void *resolve_slow(unsigned id) {
     void *fn;
+    if (lh_hooks[id].real == NULL) return NULL; /* a vtable group, not a symbol */
     int saved = errno;
     lh_tls_data.guard++; /* dlsym may call malloc or other hooks: forward them plainly */
     fn = dlsym(RTLD_NEXT, lh_hooks[id].name);
@@ -46,6 +57,7 @@ static LH_NOINLINE __attribute__((cold)) void *resolve_slow(unsigned id) {
 
 /* The original of hook `id`: one relaxed load once resolved. */
 static inline void *resolve(unsigned id) {
+    if (lh_hooks[id].real == NULL) return NULL; /* a vtable group, not a symbol */
     void *fn = __atomic_load_n(lh_hooks[id].real, __ATOMIC_RELAXED);
     return LH_LIKELY(fn != NULL) ? fn : resolve_slow(id);
 }
@@ -53,6 +65,8 @@ static inline void *resolve(unsigned id) {
 void lh_hooks_resolve(void) {
     for (unsigned id = 0; id < LH_HOOK_COUNT; id++) resolve(id);
 }
+
+void *lh_hook_original(unsigned id) { return resolve(id); }
 
 /* ---- wrappers ------------------------------------------------------------------------------- */
 
@@ -83,9 +97,13 @@ void lh_hooks_resolve(void) {
         if (LH_LIKELY(real != NULL)) real args;                                                     \
     }
 
+#define LH_CUSTOM_HOOK(name, family, file) /* the wrapper is in `file` */
+#define LH_VFUNC_HOOK(name, toolkit, streak)
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
 #undef LH_LAYOUT_HOOK
+#undef LH_CUSTOM_HOOK
+#undef LH_VFUNC_HOOK
 
 /* ---- public API (loophunter.h) -------------------------------------------------------------- */
 

@@ -149,10 +149,13 @@ static LH_NOINLINE __attribute__((cold)) void begin_layout_iteration(lh_tls *t) 
  * slot's count word before this iteration (0: a new slot). This is the per-frame path of every
  * view (a toolkit lays each one out once per frame), so it stays lean: the toolkit getter it calls
  * leaves errno alone, and the breach path it may take saves errno itself. */
-static LH_NOINLINE void roll(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t from) {
+static LH_NOINLINE void roll(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t from,
+                              uint64_t size) {
+    if (!lh_hooks[hook].streak) return; /* counts only (GTK measures) */
     /* Slot detector fields: relaxed (see lh_table.h); the thread laying the object out owns them. */
     const lh_toolkit *tk = lh_hooks[hook].toolkit;
-    uint64_t size_now = tk != NULL && tk->size_of != NULL ? tk->size_of(object) : LH_GEOMETRY_NONE;
+    uint64_t size_now = size;
+    if (size_now == LH_GEOMETRY_NONE && tk != NULL && tk->size_of != NULL) size_now = tk->size_of(object);
     uint64_t last_iter = atomic_load_explicit(&s->last_layout_iter, memory_order_relaxed);
     if (from != 0 && last_iter != 0) {
         uint32_t calls = lh_count_of(from);
@@ -183,10 +186,18 @@ static LH_NOINLINE void roll(lh_tls *t, lh_slot *s, unsigned hook, const void *o
             if (gather_members(t, LH_LOOP_STREAK, object, hook, &b)) lh_breach_report(t, &b);
         }
     }
+    lh_table_note_size(&lh_proc.table, s, t->layout_iter, size_now);
     bool linked_now = last_iter != 0 && t->layout_iter == last_iter + 1 && t->layout_linked;
     atomic_store_explicit(&s->linked, linked_now ? 1u : 0u, memory_order_relaxed);
     atomic_store_explicit(&s->last_layout_iter, t->layout_iter, memory_order_relaxed);
     atomic_store_explicit(&s->geometry, size_now, memory_order_relaxed);
+}
+
+/* The type name of a newly seen object (static text of its toolkit), for the summary. */
+static LH_NOINLINE __attribute__((cold)) void name_slot(lh_slot *s, unsigned hook, const void *object) {
+    const lh_toolkit *tk = lh_hooks[hook].toolkit;
+    const char *type = tk != NULL && tk->type_name != NULL ? tk->type_name(object) : NULL;
+    atomic_store_explicit(&s->type, type, memory_order_relaxed); /* read at exit: relaxed */
 }
 
 static LH_NOINLINE __attribute__((cold)) void note_max(lh_tls *t, lh_thread_rec *r, unsigned hook, const void *object,
@@ -215,7 +226,7 @@ static LH_NOINLINE __attribute__((cold)) void storm(lh_tls *t, unsigned hook, co
     if (gather_members(t, LH_LOOP_STORM, object, hook, &b)) lh_breach_report(t, &b);
 }
 
-void lh_layout_count(lh_tls *t, unsigned hook, const void *object) {
+void lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) {
     t->guard++;
     if (LH_UNLIKELY(t->layout_epoch != t->epoch || t->epoch == 0)) {
         int saved = errno;
@@ -233,7 +244,8 @@ void lh_layout_count(lh_tls *t, unsigned hook, const void *object) {
         uint64_t from = 0;
         uint32_t count = lh_slot_count(s, t->epoch, &rolled, &from);
         if (LH_UNLIKELY(rolled)) {
-            roll(t, s, hook, object, from); /* errno-safe: its slow paths save errno themselves */
+            if (from == 0) name_slot(s, hook, object); /* a new object: remember its type */
+            roll(t, s, hook, object, from, size); /* errno-safe: its slow paths save errno themselves */
         } else if (LH_UNLIKELY(count == lh_proc.cfg.threshold + 1)) {
             storm(t, hook, object, count);
         } else if (LH_UNLIKELY(count == half_of(lh_proc.cfg.threshold))) {

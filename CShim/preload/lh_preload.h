@@ -30,9 +30,13 @@
 enum lh_hook_id {
 #define LH_LOOP_HOOK(name, ...) LH_HOOK_##name,
 #define LH_LAYOUT_HOOK(name, ...) LH_HOOK_##name,
+#define LH_CUSTOM_HOOK(name, ...) LH_HOOK_##name,
+#define LH_VFUNC_HOOK(name, ...) LH_HOOK_##name,
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
 #undef LH_LAYOUT_HOOK
+#undef LH_CUSTOM_HOOK
+#undef LH_VFUNC_HOOK
     LH_HOOK_COUNT
 };
 
@@ -40,12 +44,20 @@ typedef struct lh_hook_info {
     const char *name;
     unsigned family;              /* LH_FAMILY_* */
     const lh_toolkit *toolkit;    /* layout hooks: the adapter; else NULL */
-    void **real;                  /* &real_<name>: the original, resolved with dlsym(RTLD_NEXT) */
+    void **real;                  /* the original, resolved with dlsym(RTLD_NEXT); NULL: not a symbol */
+    bool streak;                  /* the layout-streak detector applies to this hook's counts */
 } lh_hook_info;
 
 extern const lh_hook_info lh_hooks[LH_HOOK_COUNT] LH_HIDDEN;
-/* Resolves every real_<name> not yet resolved (start-up, and lazily from a wrapper). */
+/* Resolves every original not yet resolved (start-up, and lazily from a wrapper). */
 void lh_hooks_resolve(void) LH_HIDDEN;
+/* The original of hook `id` (resolved on first use); NULL when the process does not have it. */
+void *lh_hook_original(unsigned id) LH_HIDDEN;
+
+/* "layout", "loop", "log": the family of a hook (reports, summary). */
+static inline const char *lh_family_name(unsigned family) {
+    return family == LH_FAMILY_LAYOUT ? "layout" : family == LH_FAMILY_LOOP ? "loop" : family == LH_FAMILY_LOG ? "log" : "other";
+}
 
 /* ---- per-thread state (initial-exec TLS) ----------------------------------------------------- */
 
@@ -76,6 +88,7 @@ typedef struct lh_thread_rec {
     _Atomic int32_t tid;
     char name[16];                             /* set at claim and at thread exit */
     _Atomic uint64_t iterations;
+    _Atomic uint64_t frames;                   /* toolkit frames (GdkFrameClock before-paint) */
     _Atomic uint64_t layout_iterations;
     _Atomic uint64_t hook_calls[LH_HOOK_COUNT]; /* layout calls: the sum over layout hooks */
     _Atomic uint32_t max_count;                /* highest per-iteration count of one object */
@@ -86,6 +99,11 @@ typedef struct lh_thread_rec {
     uint32_t members_next;                     /* owner-only: ring index */
     lh_member members[LH_MEMBERS];             /* owner-only */
     lh_report_member report_members[LH_MEMBERS]; /* owner-only: the members of the report being written */
+    uint32_t vfunc_depth;                      /* owner-only: nesting of wrapped vfunc calls */
+    struct lh_vfunc_frame {
+        const void *object;
+        unsigned hook;
+    } vfunc_stack[128];                        /* owner-only: chain-ups are not counted twice */
     uint32_t history_next;                     /* owner-only: ring index */
     lh_hist history[LH_HISTORY_MAX];           /* owner-only: read only by the owner's breaches */
 } lh_thread_rec;
@@ -96,8 +114,10 @@ typedef struct lh_tls {
     uint32_t guard;               /* > 0: LoopHunter's own work is running on this thread */
     bool record_failed;           /* the record pool was full when this thread asked */
     bool layout_linked;           /* this layout iteration is back-to-back with the previous one */
+    bool frame_driven;            /* a toolkit frame clock drives this thread's layout epochs */
     uint64_t epoch;               /* process-unique id of the current iteration; 0: none yet */
-    uint64_t iteration;           /* iterations this thread began */
+    uint64_t iteration;           /* event-loop iterations this thread began */
+    uint64_t frame;               /* toolkit frames this thread began */
     uint64_t iter_start_ns;
     uint64_t busy_end_ns;         /* when the loop went back to wait (0: still busy) */
     int32_t wait_ms;              /* timeout of the wait that ended the iteration */
@@ -115,8 +135,14 @@ extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH
  * originals and primes the unwinder); NULL when the pool is exhausted. */
 lh_thread_rec *lh_thread_record(lh_tls *t) LH_HIDDEN;
 /* Ends the current iteration (into the history) and starts a new one. `claim`: take a thread record
- * if the thread has none (it is a GUI thread); otherwise only a thread with one keeps history. */
+ * if the thread has none (it is a GUI thread); otherwise only a thread with one keeps history.
+ * On a frame-driven thread this counts the iteration but leaves the layout epoch to the frames. */
 void lh_thread_new_iteration(lh_tls *t, bool claim) LH_HIDDEN;
+/* A toolkit frame begins (GdkFrameClock "before-paint"): from now on frames, not event-loop
+ * iterations, are this thread's layout epochs and history entries. */
+void lh_thread_frame_begin(lh_tls *t) LH_HIDDEN;
+/* The frame has been painted ("after-paint"): its busy time ends. */
+void lh_thread_frame_end(lh_tls *t) LH_HIDDEN;
 /* The last `max` history entries, oldest first, including the running iteration. */
 size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) LH_HIDDEN;
 /* Counts a call of `hook` in the thread's record (claimed if needed). */
@@ -137,6 +163,7 @@ enum { LH_STATE_UNINIT = 0, LH_STATE_INITIALIZING = 1, LH_STATE_READY = 2, LH_ST
 
 typedef struct lh_throttle {
     _Atomic uint64_t fingerprint; /* 0: free */
+    _Atomic uint64_t raw;         /* the in-process fingerprint (return addresses) of its breaches */
     _Atomic uint64_t last_report_ns;
     _Atomic uint64_t reports;
     _Atomic uint64_t suppressed;
@@ -221,14 +248,16 @@ void lh_loop_scan_libraries(void) LH_HIDDEN;
 /* ---- layout counting and detectors ----------------------------------------------------------- */
 
 /* Counts one layout of `object` through `hook` (see lh_layout.c). */
-void lh_layout_count(lh_tls *t, unsigned hook, const void *object) LH_HIDDEN;
+/* `size`: the size being given to the object (width << 32 | height), or LH_GEOMETRY_NONE to ask
+ * the hook's toolkit adapter when the streak detector needs it. */
+void lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) LH_HIDDEN;
 
 /* The layout wrappers' entry: skip at once when our own work is running on this thread, or when
  * LoopHunter or the layout family is off (the kill switch costs one TLS load and one load). */
 static inline void lh_layout_call(unsigned hook, const void *object) {
     lh_tls *t = &lh_tls_data;
     if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return;
-    lh_layout_count(t, hook, object);
+    lh_layout_count(t, hook, object, LH_GEOMETRY_NONE);
 }
 
 /* ---- breach reports -------------------------------------------------------------------------- */
@@ -243,6 +272,11 @@ typedef struct lh_breach {
     uint64_t size_before, size_after;
     const lh_report_member *members;  /* the rest of the loop */
     size_t member_count;
+    /* When set, the object's type as a text names it, instead of asking the hook's adapter (a
+     * toolkit warning names an object in its text: it must not be dereferenced). */
+    const char *named_type;
+    const lh_report_warning *warning; /* toolkit-warning only */
+    const char *fingerprint_text;     /* added to the fingerprint (a warning's format) */
 } lh_breach;
 
 /* Captures the stack, throttles, writes the report. Called with the thread's guard held. */

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lh_gtk.h"
 #include "lh_io.h"
 #include "lh_json.h"
 #include "lh_preload.h"
@@ -81,6 +82,7 @@ static void threads_json(lh_json *j, uint64_t *iterations, uint64_t *layout_call
         lh_json_string(j, "name", name);
         lh_json_string(j, "state", state == LH_REC_LIVE ? "running" : "exited");
         lh_json_u64(j, "iterations", LOAD(r->iterations));
+        lh_json_u64(j, "frames", LOAD(r->frames));
         lh_json_u64(j, "layout_iterations", LOAD(r->layout_iterations));
         lh_json_u64(j, "layout_calls", calls);
         lh_json_u64(j, "max_count", LOAD(r->max_count));
@@ -117,13 +119,52 @@ static void hooks_json(lh_json *j) {
                 calls += LOAD(lh_proc.records[i].hook_calls[h]);
         lh_json_begin_object(j, NULL);
         lh_json_string(j, "name", lh_hooks[h].name);
-        lh_json_string(j, "family", lh_hooks[h].family == LH_FAMILY_LAYOUT ? "layout" : "loop");
+        lh_json_string(j, "family", lh_family_name(lh_hooks[h].family));
         lh_json_string(j, "toolkit", lh_hooks[h].toolkit != NULL ? lh_hooks[h].toolkit->name : NULL);
         lh_json_bool(j, "enabled", (lh_proc.cfg.families & lh_hooks[h].family) != 0);
         /* resolved: the original was looked up (the host called it, or the process looked like a
          * GUI program at start-up) and found. Not looked up at exit: dlsym would cost a malloc. */
-        lh_json_bool(j, "resolved", __atomic_load_n(lh_hooks[h].real, __ATOMIC_RELAXED) != NULL);
+        lh_json_bool(j, "resolved", lh_hooks[h].real == NULL || __atomic_load_n(lh_hooks[h].real, __ATOMIC_RELAXED) != NULL);
         lh_json_u64(j, "calls", calls);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+}
+
+#define TOP_OBJECTS 64
+
+/* The objects laid out most over the run (per hook), from the table: address, type, calls. The
+ * table is read once, at exit. */
+static void objects_json(lh_json *j) {
+    const lh_slot *top[TOP_OBJECTS];
+    size_t n = 0;
+    for (uint64_t i = 0; i < lh_proc.table.capacity && lh_proc.table.slots != NULL; i++) {
+        const lh_slot *s = &lh_proc.table.slots[i];
+        if (atomic_load_explicit(&s->key, memory_order_acquire) == 0) continue;
+        uint32_t total = LOAD(s->total);
+        if (total == 0) continue;
+        if (n < TOP_OBJECTS) {
+            top[n++] = s;
+        } else if (total > LOAD(top[n - 1]->total)) {
+            top[n - 1] = s;
+        } else {
+            continue;
+        }
+        for (size_t k = n - 1; k > 0 && LOAD(top[k]->total) > LOAD(top[k - 1]->total); k--) {
+            const lh_slot *tmp = top[k];
+            top[k] = top[k - 1];
+            top[k - 1] = tmp;
+        }
+    }
+    lh_json_begin_array(j, "top_objects");
+    for (size_t k = 0; k < n; k++) {
+        uint64_t key = LOAD(top[k]->key);
+        unsigned hook = (unsigned)(key >> 56) - 1;
+        lh_json_begin_object(j, NULL);
+        lh_json_hex(j, "address", key & ((UINT64_C(1) << 56) - 1));
+        lh_json_string(j, "type", LOAD(top[k]->type));
+        lh_json_string(j, "hook", hook < LH_HOOK_COUNT ? lh_hooks[hook].name : NULL);
+        lh_json_u64(j, "calls", LOAD(top[k]->total));
         lh_json_end_object(j);
     }
     lh_json_end_array(j);
@@ -166,7 +207,7 @@ static void compose(lh_json *j) {
 
     lh_json_begin_object(j, NULL);
     lh_json_string(j, "schema", "loophunter/summary");
-    lh_json_string(j, "version", "1.0");
+    lh_json_string(j, "version", "1.1");
     lh_json_string(j, "id", id);
     lh_json_string(j, "loophunter_version", LH_VERSION_STRING);
     lh_json_begin_object(j, "process");
@@ -208,6 +249,8 @@ static void compose(lh_json *j) {
     lh_json_u64(j, "layout_calls", layout_calls + LOAD(lh_proc.recycled_layout_calls));
     max_json(j, max_rec);
 
+    objects_json(j);
+
     lh_json_begin_object(j, "table");
     lh_json_u64(j, "slots", lh_proc.table.capacity);
     lh_json_u64(j, "objects", LOAD(lh_proc.table.used));
@@ -227,6 +270,7 @@ static void compose(lh_json *j) {
     lh_json_u64(j, "breach_path_mean_us", captures != 0 ? LOAD(lh_proc.capture_ns_total) / captures / 1000 : 0);
     lh_json_end_object(j);
     fingerprints_json(j);
+    lh_gtk_summary(j);
     lh_json_end_object(j);
 }
 

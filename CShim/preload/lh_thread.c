@@ -58,6 +58,8 @@ static void fold_recycled(lh_thread_rec *r) {
 static void clear_record(lh_thread_rec *r) {
     /* The record is ours (state LIVE via our CAS); nobody else writes it. */
     atomic_store_explicit(&r->iterations, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->frames, 0, memory_order_relaxed);
+    r->vfunc_depth = 0;
     atomic_store_explicit(&r->layout_iterations, 0, memory_order_relaxed);
     for (unsigned h = 0; h < LH_HOOK_COUNT; h++)
         atomic_store_explicit(&r->hook_calls[h], 0, memory_order_relaxed);
@@ -134,7 +136,8 @@ void lh_thread_count_hook(lh_tls *t, unsigned hook) {
 static void push_history(lh_tls *t, lh_thread_rec *r, uint64_t now) {
     lh_hist *h = &r->history[r->history_next % LH_HISTORY_MAX];
     uint64_t end = t->busy_end_ns != 0 ? t->busy_end_ns : now;
-    h->iteration = t->iteration;
+    h->iteration = t->frame_driven ? t->frame : t->iteration;
+    h->layout_iter = t->layout_epoch == t->epoch ? t->layout_iter : 0;
     h->start_us = (t->iter_start_ns - lh_proc.start_ns) / 1000;
     h->busy_us = end > t->iter_start_ns ? (end - t->iter_start_ns) / 1000 : 0;
     h->layout_calls = t->iter_layout_calls;
@@ -142,20 +145,40 @@ static void push_history(lh_tls *t, lh_thread_rec *r, uint64_t now) {
     r->history_next++;
 }
 
-void lh_thread_new_iteration(lh_tls *t, bool claim) {
-    uint64_t now = lh_now_ns();
-    lh_thread_rec *r = claim ? lh_thread_record(t) : t->rec;
-    if (r != NULL) {
-        if (t->epoch != 0) push_history(t, r, now);
-        relaxed_add(&r->iterations, 1);
-    }
+/* Ends the current layout epoch (into the history) and starts a new one. */
+static void start_epoch(lh_tls *t, lh_thread_rec *r, uint64_t now) {
+    if (r != NULL && t->epoch != 0) push_history(t, r, now);
     /* relaxed: only uniqueness matters; each thread keeps its own epoch in TLS. */
     t->epoch = atomic_fetch_add_explicit(&lh_proc.epoch_next, 1, memory_order_relaxed) + 1;
-    t->iteration++;
     t->iter_start_ns = now;
     t->busy_end_ns = 0;
     t->iter_layout_calls = 0;
 }
+
+void lh_thread_new_iteration(lh_tls *t, bool claim) {
+    uint64_t now = lh_now_ns();
+    lh_thread_rec *r = claim ? lh_thread_record(t) : t->rec;
+    if (r != NULL) relaxed_add(&r->iterations, 1);
+    t->iteration++;
+    /* On a frame-driven thread the frames are the layout epochs; an iteration only counts. */
+    if (!t->frame_driven || t->epoch == 0) start_epoch(t, r, now);
+}
+
+void lh_thread_frame_begin(lh_tls *t) {
+    uint64_t now = lh_now_ns();
+    lh_thread_rec *r = lh_thread_record(t);
+    if (!t->frame_driven) {
+        /* The epoch before the first frame ends as an iteration, the history goes on in frames. */
+        if (r != NULL && t->epoch != 0) push_history(t, r, now);
+        t->epoch = 0;
+        t->frame_driven = true;
+    }
+    t->frame++;
+    if (r != NULL) relaxed_add(&r->frames, 1);
+    start_epoch(t, r, now);
+}
+
+void lh_thread_frame_end(lh_tls *t) { t->busy_end_ns = lh_now_ns(); }
 
 size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) {
     lh_thread_rec *r = t->rec;
@@ -166,7 +189,8 @@ size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) {
     for (size_t i = past; i > 0; i--) out[n++] = r->history[(r->history_next - i) % LH_HISTORY_MAX];
     /* The running iteration, up to now. */
     uint64_t now = lh_now_ns();
-    out[n].iteration = t->iteration;
+    out[n].iteration = t->frame_driven ? t->frame : t->iteration;
+    out[n].layout_iter = t->layout_epoch == t->epoch ? t->layout_iter : 0;
     out[n].start_us = (t->iter_start_ns - lh_proc.start_ns) / 1000;
     out[n].busy_us = (now - t->iter_start_ns) / 1000;
     out[n].layout_calls = t->iter_layout_calls;
@@ -236,7 +260,7 @@ void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) {
     if (t->rec != NULL) relaxed_add(&t->rec->hook_calls[hook], 1);
     bool known;
     if (is_loop_caller(caller, &known)) {
-        t->busy_end_ns = lh_now_ns();
+        if (!t->frame_driven) t->busy_end_ns = lh_now_ns(); /* a frame's busy time ends at after-paint */
         t->wait_ms = wait_ms;
         int32_t w = wait_ms < 0 ? INT32_MAX : wait_ms;
         if (w > t->wait_since_layout_ms) t->wait_since_layout_ms = w;

@@ -22,11 +22,16 @@ typedef struct lh_toolkit {
     const char *(*name_of)(const void *object);
     /* The object's parent in the view tree, or NULL. */
     const void *(*parent_of)(const void *object);
-    /* Type, name, ancestors (root first) and geometry, copied into `out`. */
-    void (*describe)(const void *object, lh_object_desc *out);
+    /* Position and size (x, y, width, height); false when unknown. */
+    bool (*geometry)(const void *object, int rect[4]);
 } lh_toolkit;
 
+/* Type, name, ancestors (root first) and geometry of `object`, through the adapter's getters,
+ * copied into `out` (breach path). */
+void lh_toolkit_describe(const lh_toolkit *tk, const void *object, lh_object_desc *out) LH_HIDDEN;
+
 extern const lh_toolkit lh_toolkit_toykit LH_HIDDEN;
+extern const lh_toolkit lh_toolkit_gtk LH_HIDDEN;
 
 /* Ancestors above `object` (0 for a root), counting at most 64. */
 unsigned lh_toolkit_depth(const lh_toolkit *tk, const void *object) LH_HIDDEN;

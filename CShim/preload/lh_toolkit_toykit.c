@@ -9,7 +9,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
-#include <string.h>
 
 #include "lh_preload.h"
 
@@ -26,12 +25,6 @@ typedef struct toykit_api {
 
 static toykit_api api;
 static _Atomic int api_state; /* 0 unresolved, 2 being resolved, 1 resolved, -1 toykit absent */
-
-void lh_toolkit_copy_text(char *dst, const char *s) {
-    size_t n = s != NULL ? strnlen(s, LH_OBJECT_TEXT - 1) : 0;
-    if (n > 0) memcpy(dst, s, n);
-    dst[n] = '\0';
-}
 
 static bool resolve(void) {
     /* acquire: pairs with the release below, so the pointers are seen filled in. */
@@ -70,40 +63,12 @@ static const char *name_of(const void *view) { return resolve() ? api.name(view)
 
 static const void *parent_of(const void *view) { return resolve() ? api.parent(view) : NULL; }
 
-unsigned lh_toolkit_depth(const lh_toolkit *tk, const void *object) {
-    unsigned depth = 0;
-    if (tk == NULL || tk->parent_of == NULL) return 0;
-    for (const void *p = tk->parent_of(object); p != NULL && depth < 64; p = tk->parent_of(p)) depth++;
-    return depth;
-}
-
-static void describe(const void *view, lh_object_desc *out) {
-    lh_toolkit_copy_text(out->node.type, "TkView");
-    if (!resolve()) return;
-    lh_toolkit_copy_text(out->node.type, api.type_name(view));
-    lh_toolkit_copy_text(out->node.name, api.name(view));
+static bool geometry(const void *view, int rect[4]) {
+    if (!resolve()) return false;
     tk_rect r;
     api.get_frame(view, &r);
-    out->has_geometry = true;
-    out->x = r.x;
-    out->y = r.y;
-    out->width = r.width;
-    out->height = r.height;
-
-    /* Ancestors, nearest first, then reversed to root-first; a cycle or a very deep tree is cut at
-     * 64 levels and only the nearest LH_OBJECT_MAX_ANCESTORS are kept. */
-    const void *chain[64];
-    size_t depth = 0;
-    for (const void *p = api.parent(view); p != NULL && depth < LH_ARRAY_COUNT(chain); p = api.parent(p))
-        chain[depth++] = p;
-    size_t keep = depth < LH_OBJECT_MAX_ANCESTORS ? depth : LH_OBJECT_MAX_ANCESTORS;
-    out->ancestors_truncated = keep < depth || depth == LH_ARRAY_COUNT(chain);
-    out->ancestor_count = keep;
-    for (size_t i = 0; i < keep; i++) {
-        const void *a = chain[keep - 1 - i];
-        lh_toolkit_copy_text(out->ancestors[i].type, api.type_name(a));
-        lh_toolkit_copy_text(out->ancestors[i].name, api.name(a));
-    }
+    rect[0] = r.x, rect[1] = r.y, rect[2] = r.width, rect[3] = r.height;
+    return true;
 }
 
 const lh_toolkit lh_toolkit_toykit = {
@@ -112,5 +77,5 @@ const lh_toolkit lh_toolkit_toykit = {
     .type_name = type_name,
     .name_of = name_of,
     .parent_of = parent_of,
-    .describe = describe,
+    .geometry = geometry,
 };

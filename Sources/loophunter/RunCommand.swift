@@ -32,7 +32,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("max-reports"), help: "Reports written per process at most (0-1000000; default 100).")
     var maxReports: Int?
 
-    @Option(help: ArgumentHelp("Hook families to switch on: layout, loop, all, none (comma-separated).", valueName: "list"))
+    @Option(help: ArgumentHelp("Hook families to switch on: layout, loop, log, all, none (comma-separated).", valueName: "list"))
     var hooks: String?
 
     @Option(help: ArgumentHelp("Report directory (default: a new one under $TMPDIR, kept and printed).", valueName: "dir"))
@@ -55,10 +55,10 @@ struct RunCommand: ParsableCommand {
         try Self.check(streak, "--streak", 2...1_000_000, "back-to-back hot iterations")
         try Self.check(maxReports, "--max-reports", 0...1_000_000, "reports per process")
         if let hooks {
-            let known: Set = ["layout", "loop", "all", "none"]
+            let known: Set = ["layout", "loop", "log", "all", "none"]
             let unknown = hooks.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
             if !unknown.isEmpty || hooks.isEmpty {
-                throw ValidationError("--hooks \(hooks): unknown family \(unknown.joined(separator: ", ")); use layout, loop, all or none")
+                throw ValidationError("--hooks \(hooks): unknown family \(unknown.joined(separator: ", ")); use layout, loop, log, all or none")
             }
         }
     }

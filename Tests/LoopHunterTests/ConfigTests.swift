@@ -58,7 +58,7 @@ struct ConfigTests {
         #expect(d.throttle_secs == 0 && d.history == 32 && !d.disable && !d.verbose)
         #expect(cText(d.dir) == "/tmp/loophunter-1000")
         #expect(cText(d.loop_libs) == "libglib-2.0.so,libtoykit.so")
-        #expect(d.families == UInt32(LH_FAMILY_LAYOUT | LH_FAMILY_LOOP))
+        #expect(d.families == UInt32(LH_FAMILY_LAYOUT | LH_FAMILY_LOOP | LH_FAMILY_LOG))
     }
 
     @Test("bad whole numbers: one line each, default used", arguments: numerics)

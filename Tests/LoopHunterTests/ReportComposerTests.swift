@@ -17,7 +17,7 @@ struct ReportComposerTests {
         withUnsafeMutableBytes(of: &object.node.name) { raw in
             for (i, b) in name.prefix(raw.count - 1).enumerated() { raw[i] = b }
         }
-        var history = [lh_hist(iteration: 3, start_us: 10, busy_us: 5, layout_calls: 101, wait_ms: -2)]
+        var history = [lh_hist(iteration: 3, layout_iter: 2, start_us: 10, busy_us: 5, layout_calls: 101, wait_ms: -2)]
         let strings = CStrings(["layout-storm", "abc-1-1", "/usr/bin/app\n\"x\"", "ui", "tk_view_layout",
                                 "layout", "toykit", "layouts in one iteration", "/lib/libx.so"])
         var module = lh_module()

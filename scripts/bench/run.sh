@@ -4,6 +4,7 @@
 #   2. start-up: /bin/true plain vs under the preload vs disabled
 #   3. breach path: p50/p99 of the layout call that writes a report (or is throttled)
 #   4. `loophunter report` on 10,000 reports vs one symbolizer process per frame
+#   5. GTK: ns added per wrapped layout vfunc; CPU overhead on a 10 s frame-capped loop
 # Prints markdown tables; with --write, replaces BENCHMARKS.md with them and the command used.
 #
 # Usage: scripts/bench/run.sh [--write] [--quick]
@@ -34,6 +35,8 @@ scripts/build-native.sh >/dev/null
 swift build -c release --product loophunter 2>&1 | grep -E "error" && exit 1
 rel=$(readlink -f .build/release)
 cli=$rel/loophunter
+gtk=$rel/test-programs/gtk
+scripts/build-gtk-programs.sh >/dev/null 2>&1 || true
 bench=$rel/bench
 mkdir -p "$bench"
 cc -O2 -g -ISources/Toykit/include scripts/bench/lh_bench.c -L"$rel" -ltoykit -Wl,-rpath,"$rel" -o "$bench/lh_bench"
@@ -42,8 +45,8 @@ preload=$rel/libloophunter.so
 work=$(mktemp -d /tmp/loophunter-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-calls=10000000 rounds=5 spawns=500 breaches=300 corpus=10000
-[ $quick = 1 ] && { calls=2000000; rounds=3; spawns=100; breaches=100; corpus=2000; }
+calls=10000000 rounds=5 spawns=500 breaches=300 corpus=10000 vcalls=20000000 loopsecs=10 cpurounds=3
+[ $quick = 1 ] && { calls=2000000; rounds=3; spawns=100; breaches=100; corpus=2000; vcalls=5000000; loopsecs=3; cpurounds=1; }
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
@@ -157,6 +160,48 @@ echo
 echo "| reports | frames | findings | loophunter report | naive (one process per frame) | ratio |"
 echo "|---|---|---|---|---|---|"
 printf "| %d | %d | %s | **%.2f s** | %.0f s | %.0fx |\n" "$corpus" "$frames" "$groups" "$total" "$naive" "$(echo "$naive / $total" | bc -l)"
+
+if [ -x "$gtk/gtk4-frame-loop" ] && command -v xvfb-run >/dev/null 2>&1; then
+  echo
+  echo "## 5. GTK"
+  echo
+  echo "*Per wrapped vfunc*: \`gtk*-vfunc-bench\` calls a widget's layout vfunc (GTK 4: measure, GTK 3:"
+  echo "get_preferred_width; a trivial implementation) through its class $vcalls times, plain and through"
+  echo "LoopHunter's wrapper (LOOPHUNTER_THRESHOLD=16000000: no breach); median of $rounds interleaved rounds."
+  echo
+  echo "| GTK | plain ns/call | LoopHunter ns/call | added |"
+  echo "|---|---|---|---|"
+  for v in 3 4; do
+    : >"$work/v.plain"; : >"$work/v.lh"
+    for r in $(seq "$rounds"); do
+      GTK_A11Y=none xvfb-run -a "$gtk/gtk$v-vfunc-bench" $vcalls | field ns_per_call >>"$work/v.plain"
+      GTK_A11Y=none xvfb-run -a env LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/vf LOOPHUNTER_THRESHOLD=16000000 \
+        "$gtk/gtk$v-vfunc-bench" $vcalls | field ns_per_call >>"$work/v.lh"
+    done
+    p=$(median <"$work/v.plain"); l=$(median <"$work/v.lh")
+    printf "| %d | %.2f | %.2f | **+%.2f** |\n" "$v" "$p" "$l" "$(echo "$l - $p" | bc -l)"
+  done
+  echo
+  echo "*Whole program*: the frame-capped layout loops (4 layouts of 3 widgets every frame, a GTK warning"
+  echo "every frame) run for ${loopsecs} s under Xvfb; CPU time (user + system) of the program alone, plain and"
+  echo "under LoopHunter (every widget layout counted, the loop reported, the warnings inspected and"
+  echo "throttled); median of $cpurounds interleaved rounds."
+  echo
+  echo "| program | plain CPU s | LoopHunter CPU s | overhead |"
+  echo "|---|---|---|---|"
+  for prog in gtk3-frame-loop gtk4-frame-loop; do
+    : >"$work/c.plain"; : >"$work/c.lh"
+    for r in $(seq "$cpurounds"); do
+      GTK_A11Y=none LH_RUN_MS=$((loopsecs * 1000)) xvfb-run -a /usr/bin/time -f "%U %S" -o "$work/t" "$gtk/$prog" >/dev/null 2>&1
+      awk '{print $1 + $2}' "$work/t" >>"$work/c.plain"
+      GTK_A11Y=none LH_RUN_MS=$((loopsecs * 1000)) xvfb-run -a /usr/bin/time -f "%U %S" -o "$work/t" \
+        env LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/cpu "$gtk/$prog" >/dev/null 2>&1
+      awk '{print $1 + $2}' "$work/t" >>"$work/c.lh"
+    done
+    p=$(median <"$work/c.plain"); l=$(median <"$work/c.lh")
+    printf "| %s | %.2f | %.2f | **%+.1f %%** |\n" "$prog" "$p" "$l" "$(echo "($l - $p) * 100 / $p" | bc -l)"
+  done
+fi
 } | tee "$out"
 
 if [ $write = 1 ]; then

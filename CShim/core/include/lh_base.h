@@ -32,7 +32,7 @@
 
 /* Report schema version written by this build (docs/report-schema.md). */
 #define LH_SCHEMA_MAJOR 1
-#define LH_SCHEMA_MINOR 0
+#define LH_SCHEMA_MINOR 1
 #define LH_VERSION_STRING "0.1.0"
 
 /* Nanoseconds on CLOCK_MONOTONIC / CLOCK_REALTIME (vDSO; async-signal-safe). */

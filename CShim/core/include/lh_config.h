@@ -41,7 +41,7 @@
     X(dir, "DIR", 3072, "", "report directory (created 0700; must be owned by you, not group/world writable)") \
     X(loop_libs, "LOOP_LIBS", 512, "libglib-2.0.so,libtoykit.so",                                 \
       "comma-separated library names whose poll() calls mark event-loop iterations")              \
-    X(hooks, "HOOKS", 128, "layout,loop", "comma-separated hook families to enable (layout, loop)")
+    X(hooks, "HOOKS", 128, "layout,loop,log", "comma-separated hook families to enable (layout, loop, log)")
 
 #define LH_CONFIG_MAX_LOOP_LIBS 8
 #define LH_CONFIG_MAX_MESSAGES 16
@@ -49,8 +49,9 @@
 
 /* Hook families (LOOPHUNTER_HOOKS); bit i = family i. */
 enum {
-    LH_FAMILY_LAYOUT = 1u << 0, /* layout entry points of toolkits */
+    LH_FAMILY_LAYOUT = 1u << 0, /* layout entry points of toolkits, GTK class vtables, frame clocks */
     LH_FAMILY_LOOP = 1u << 1,   /* poll()-family: event-loop iteration boundaries */
+    LH_FAMILY_LOG = 1u << 2,    /* GLib logging: toolkit warnings */
 };
 
 typedef struct lh_config {

@@ -14,7 +14,8 @@
 
 /* One iteration of a thread's event loop, oldest first in a report's history. */
 typedef struct lh_hist {
-    uint64_t iteration;     /* the thread's iteration number */
+    uint64_t iteration;     /* the thread's iteration (or frame) number */
+    uint64_t layout_iter;   /* the thread's layout-iteration number, 0 when nothing was laid out */
     uint64_t start_us;      /* since LoopHunter started in this process */
     uint64_t busy_us;       /* from the loop's wake-up to its next wait (or to the report) */
     uint32_t layout_calls;  /* layout calls counted on the thread in that iteration */
@@ -37,6 +38,14 @@ typedef struct lh_object_desc {
     int x, y, width, height;
 } lh_object_desc;
 
+/* A toolkit's own warning (a GLib log message about layout). */
+typedef struct lh_report_warning {
+    const char *domain;      /* "Gtk", "Gdk", or NULL */
+    const char *level;       /* "warning", "critical", ... */
+    const char *message;     /* as printed */
+    const char *format;      /* the printf format it came from: stable across runs */
+} lh_report_warning;
+
 /* Another object caught in the same loop: past half the limit in the same iteration(s). */
 typedef struct lh_report_member {
     uintptr_t address;
@@ -55,6 +64,7 @@ typedef struct lh_report_data {
     int tid;
     const char *thread_name;
     uint64_t iteration, layout_iteration;
+    uint64_t frame;              /* toolkit frame number, 0 when frames do not drive the thread */
     const char *hook, *family, *toolkit;
     const lh_object_desc *object;
     uint64_t count, threshold;   /* storm: layouts this iteration / LOOPHUNTER_THRESHOLD;
@@ -68,6 +78,9 @@ typedef struct lh_report_data {
     size_t member_count;
     const lh_hist *history;
     size_t history_count;
+    const char *history_unit;     /* "iteration" or "frame" */
+    const uint64_t *object_sizes; /* per history entry: the object's size then, LH_GEOMETRY_NONE unknown */
+    const lh_report_warning *warning;
     const lh_frame *frames;
     size_t frame_count;
     bool frames_truncated;
@@ -79,9 +92,10 @@ typedef struct lh_report_data {
 /* Writes the report as one JSON object. Returns false when `out` overflowed. */
 bool lh_report_compose(lh_buf *out, const lh_report_data *r) LH_HIDDEN;
 
-/* A stable fingerprint (across runs and ASLR): kind, hook, object type, and the module file names
- * and offsets of the top `depth` frames. */
-uint64_t lh_report_fingerprint(const char *kind, const char *hook, const char *type,
+/* A stable fingerprint (across runs and ASLR): kind, hook, object type, `extra` (NULL, or a text
+ * that tells reports apart, like a warning's format), and the module file names and offsets of the
+ * top `depth` frames. */
+uint64_t lh_report_fingerprint(const char *kind, const char *hook, const char *type, const char *extra,
                                const lh_frame *frames, size_t frame_count, const lh_module *modules,
                                size_t depth) LH_HIDDEN;
 

@@ -38,11 +38,18 @@ typedef struct lh_slot {
     _Atomic uint32_t streak;           /* hot layout iterations in a row, ending before the last */
     _Atomic uint32_t linked;           /* last_layout_iter was back-to-back with the one before */
     _Atomic uint32_t reported_streak;  /* streak value already reported (no repeat per streak) */
-    uint32_t pad_[5];
+    _Atomic uint32_t total;            /* calls over the whole run (saturating), for the summary */
+    _Atomic(const char *) type;        /* the object's type name, from its adapter (static text) */
+    uint32_t pad_[2];
 } lh_slot;
+
+#define LH_SIZE_RING 8 /* sizes remembered per slot: the run-up shown in a report */
 
 typedef struct lh_table {
     lh_slot *slots;
+    /* Per slot, LH_SIZE_RING entries (layout_iter + 1) << 32 | width << 16 | height, indexed by
+     * layout_iter % LH_SIZE_RING, written by the thread laying the object out (relaxed). */
+    _Atomic uint64_t *sizes;
     uint64_t mask;                /* capacity - 1 (capacity is a power of two) */
     uint64_t capacity;
     _Atomic uint64_t used;        /* slots claimed: objects tracked (relaxed counter) */
@@ -89,6 +96,8 @@ static inline uint32_t lh_slot_count(lh_slot *s, uint64_t epoch, bool *rolled, u
     uint64_t tag = (epoch & LH_EPOCH_MASK) << LH_COUNT_BITS;
     /* relaxed: the count publishes nothing else; see the file comment for the race it allows. */
     uint64_t w = atomic_load_explicit(&s->count, memory_order_relaxed);
+    uint32_t total = atomic_load_explicit(&s->total, memory_order_relaxed);
+    if (LH_LIKELY(total != UINT32_MAX)) atomic_store_explicit(&s->total, total + 1, memory_order_relaxed);
     if ((w & ~(uint64_t)LH_COUNT_MAX) == tag) {
         uint32_t c = (uint32_t)(w & LH_COUNT_MAX);
         if (c < LH_COUNT_MAX) {
@@ -107,6 +116,15 @@ static inline uint32_t lh_slot_count(lh_slot *s, uint64_t epoch, bool *rolled, u
 /* Statistics (relaxed reads). */
 static inline uint64_t lh_table_used(lh_table *t) { return atomic_load_explicit(&t->used, memory_order_relaxed); }
 static inline uint64_t lh_table_dropped(lh_table *t) { return atomic_load_explicit(&t->dropped, memory_order_relaxed); }
+
+/* Remembers the size `size` (width << 32 | height) of the object of slot `s` in layout iteration
+ * `layout_iter` of its thread, and what it was in an earlier one (LH_GEOMETRY_NONE: not known). */
+void lh_table_note_size(lh_table *t, const lh_slot *s, uint64_t layout_iter, uint64_t size) LH_HIDDEN;
+uint64_t lh_table_size_at(lh_table *t, const lh_slot *s, uint64_t layout_iter) LH_HIDDEN;
+
+/* Forgets (object, hook) if present: its counts and detector state start again from zero, so an
+ * object created later at the same address is a new object. Returns whether it was present. */
+bool lh_table_forget(lh_table *t, const void *object, unsigned hook) LH_HIDDEN;
 
 static inline uint32_t lh_count_of(uint64_t word) { return (uint32_t)(word & LH_COUNT_MAX); }
 static inline uint64_t lh_epoch_of(uint64_t word) { return word >> LH_COUNT_BITS; }

@@ -30,13 +30,16 @@ public struct Analyzer: Sendable {
         var keys: [StackKey: String] = [:]
         for located in collection.reports {
             let report = located.report
-            let stackKey = StackKey(kind: report.kind, hook: report.hook.name, type: report.object.type, frames: report.frames)
+            let message = report.warning.map { $0.format ?? $0.message }
+            let stackKey = StackKey(kind: report.kind, hook: report.hook.name, type: report.object.type,
+                                    message: message, frames: report.frames)
             let key: String
             if let known = keys[stackKey] {
                 key = known
             } else {
                 let frames = symbolizedFrames(report, lookups: lookups, inProcessNames: inProcessNames)
-                key = Self.groupKey(kind: report.kind, hook: report.hook.name, type: report.object.type, frames: frames)
+                key = Self.groupKey(kind: report.kind, hook: report.hook.name, type: report.object.type,
+                                    message: message, frames: frames)
                 keys[stackKey] = key
                 notes.formUnion(frames.compactMap(\.note))
                 if stacks[key] == nil { stacks[key] = frames }
@@ -68,10 +71,13 @@ public struct Analyzer: Sendable {
             symbolizationNotes: notes.sorted())
     }
 
-    /// The stable group fingerprint: kind, hook, object type and the top app frames (by function
-    /// name, else module and offset), or the top toolkit frames when no app frame is known.
-    public static func groupKey(kind: String, hook: String, type: String, frames: [SymbolizedFrame]) -> String {
+    /// The stable group fingerprint: kind, hook, object type, a warning's format, and the top app
+    /// frames (by function name, else module and offset), or the top toolkit frames when no app
+    /// frame is known.
+    public static func groupKey(kind: String, hook: String, type: String, message: String? = nil,
+                                frames: [SymbolizedFrame]) -> String {
         var parts = [kind, hook, type]
+        if let message { parts.append(message) }
         let app = frames.filter { $0.origin == .app }
         let chosen = app.isEmpty ? frames.filter { $0.origin == .toolkit } : app
         for frame in chosen.prefix(groupDepth) {
@@ -86,10 +92,14 @@ public struct Analyzer: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    /// The report's frames, named; LoopHunter's own frames (the vfunc wrappers GTK's stacks pass
+    /// through) are left out: they are not the user's code nor the toolkit's. Indices stay those
+    /// of the report.
     private func symbolizedFrames(_ report: Report, lookups: [CodeAddress: SymbolLookup],
                                   inProcessNames: [String: String]) -> [SymbolizedFrame] {
-        report.frames.enumerated().map { index, frame in
-            symbolized(frame, index: index, lookups: lookups, inProcessNames: inProcessNames)
+        report.frames.enumerated().compactMap { index, frame in
+            let named = symbolized(frame, index: index, lookups: lookups, inProcessNames: inProcessNames)
+            return named.origin == .loophunter ? nil : named
         }
     }
 
@@ -160,6 +170,8 @@ public struct Analyzer: Sendable {
             stack: stack,
             appFrame: stack.first { $0.origin == .app && $0.primary?.file != nil } ?? stack.first { $0.origin == .app },
             history: representative.history,
+            historyUnit: representative.historyUnit ?? "iteration",
+            warning: representative.warning,
             streak: representative.streak,
             // Shown as the directory the user named plus the file name, not as the resolved path.
             reportPaths: group.map { directory + "/" + ($0.path.split(separator: "/").last.map(String.init) ?? $0.path) })
@@ -179,6 +191,9 @@ public struct Analyzer: Sendable {
                 }
             }
             return text
+        case "toolkit-warning":
+            guard let warning = report.warning else { fallthrough }
+            return "\(warning.domain ?? "toolkit") \(warning.level): \(warning.message)"
         default:
             return "\(kind): \(object.label), \(report.count) \(report.countUnit) (threshold \(report.threshold))"
         }

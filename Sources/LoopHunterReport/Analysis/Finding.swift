@@ -31,6 +31,10 @@ public struct Finding: Sendable, Codable, Equatable {
     public let appFrame: SymbolizedFrame?
     /// The representative's event-loop history (the run-up to the breach).
     public let history: [HistoryEntry]
+    /// What a history entry is: `iteration` or `frame`.
+    public let historyUnit: String
+    /// `toolkit-warning`: the toolkit's message.
+    public let warning: ToolkitWarning?
     public let streak: StreakDetail?
     /// Files of the reports in this group.
     public let reportPaths: [String]

@@ -4,7 +4,8 @@ public enum Severity: String, Sendable, Codable, Comparable {
     case warning
     case note
 
-    /// Layout loops pin the CPU and are bugs: errors. Kinds this build does not know: warnings.
+    /// Layout loops pin the CPU and are bugs: errors. A toolkit's own warnings, and kinds this build
+    /// does not know: warnings.
     public static func of(kind: String) -> Severity {
         switch kind {
         case "layout-storm", "layout-streak": return .error

@@ -4,6 +4,8 @@ struct StackKey: Hashable {
     let kind: String
     let hook: String
     let type: String
+    /// A warning's format: different messages are different findings.
+    let message: String?
     let frames: [FrameKey]
 
     struct FrameKey: Hashable {
@@ -12,10 +14,11 @@ struct StackKey: Hashable {
         let symbol: String?
     }
 
-    init(kind: String, hook: String, type: String, frames: [Frame]) {
+    init(kind: String, hook: String, type: String, message: String?, frames: [Frame]) {
         self.kind = kind
         self.hook = hook
         self.type = type
+        self.message = message
         self.frames = frames.map { FrameKey(module: $0.module, offset: $0.offset, symbol: $0.symbol) }
     }
 }

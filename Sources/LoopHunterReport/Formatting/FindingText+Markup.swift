@@ -29,7 +29,7 @@ extension FindingText {
     static func history(_ f: Finding) -> String? {
         guard !f.history.isEmpty else { return nil }
         let calls = f.history.map(\.layoutCalls)
-        return "layout calls in the last \(calls.count) iteration\(calls.count == 1 ? "" : "s"): "
+        return "layout calls in the last \(calls.count) \(f.historyUnit)\(calls.count == 1 ? "" : "s"): "
             + sparkline(calls) + " (max \(calls.max() ?? 0))"
     }
 

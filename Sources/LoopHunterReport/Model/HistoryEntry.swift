@@ -9,6 +9,8 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     public let layoutCalls: UInt64
     /// How long the loop then asked to sleep: -1 forever, nil unknown (the iteration of the breach).
     public let waitMs: Int?
+    /// The reported object's size in that iteration (what it was given), when known (schema 1.1).
+    public let objectSize: Size?
 
     enum CodingKeys: String, CodingKey {
         case iteration
@@ -16,5 +18,6 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
         case busyUs = "busy_us"
         case layoutCalls = "layout_calls"
         case waitMs = "wait_ms"
+        case objectSize = "object_size"
     }
 }

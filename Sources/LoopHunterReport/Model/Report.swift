@@ -22,10 +22,15 @@ public struct Report: Codable, Sendable, Equatable {
     public let countUnit: String
     /// `layout-streak` only.
     public let streak: StreakDetail?
+    /// `toolkit-warning` only (schema 1.1).
+    public let warning: ToolkitWarning?
     /// Other objects of the same loop.
     public let loopMembers: [LoopMember]
     /// The thread's last iterations, oldest first; the last one is the iteration of the breach.
     public let history: [HistoryEntry]
+    /// What a history entry is: `iteration` (of the event loop) or `frame` (GTK's frame clock);
+    /// nil in schema 1.0 files (iterations).
+    public let historyUnit: String?
     /// Innermost first: the first frame is the code that called the hooked entry point.
     public let frames: [Frame]
     public let framesTruncated: Bool
@@ -35,9 +40,11 @@ public struct Report: Codable, Sendable, Equatable {
         case timeNs = "time_ns"
         case fingerprint, process, thread, hook, object, count, threshold
         case countUnit = "count_unit"
-        case streak
+        case streak, warning
         case loopMembers = "loop_members"
-        case history, frames
+        case history
+        case historyUnit = "history_unit"
+        case frames
         case framesTruncated = "frames_truncated"
     }
 }

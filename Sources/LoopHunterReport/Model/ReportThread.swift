@@ -7,9 +7,12 @@ public struct ReportThread: Codable, Sendable, Equatable {
     public let iteration: UInt64
     /// Iterations of this thread that laid something out.
     public let layoutIteration: UInt64
+    /// The toolkit frame (GTK's frame clock), when frames drive the thread's layout (schema 1.1).
+    public let frame: UInt64?
 
     enum CodingKeys: String, CodingKey {
         case tid, name, iteration
         case layoutIteration = "layout_iteration"
+        case frame
     }
 }

@@ -22,9 +22,13 @@ public struct Summary: Codable, Sendable, Equatable {
     public let layoutCalls: UInt64
     /// The highest per-iteration count of one object, or nil when nothing was laid out.
     public let max: SummaryMax?
+    /// The objects laid out most over the run, per hook (schema 1.1; nil in 1.0 files).
+    public let topObjects: [SummaryObject]?
     public let table: SummaryTable
     public let reports: SummaryReports
     public let fingerprints: [SummaryFingerprint]
+    /// GTK support in the process, when it had GTK (schema 1.1).
+    public let gtk: SummaryGTK?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, id
@@ -39,6 +43,8 @@ public struct Summary: Codable, Sendable, Equatable {
         case threadsWithoutRecord = "threads_without_record"
         case iterations
         case layoutCalls = "layout_calls"
-        case max, table, reports, fingerprints
+        case max
+        case topObjects = "top_objects"
+        case table, reports, fingerprints, gtk
     }
 }

@@ -25,10 +25,11 @@
  *
  * Output:
  *   LH_GROUND_TRUTH=/path   at lh_truth_finish(): one line per counted widget, in creation order:
- *                           "<widget-name> <GType name> size_allocate=<n> measure=<n>"
+ *                           "<widget-name> <GType name> size_allocate=<n> measure=<n> address=<p>"
  *   LH_DEBUG_FRAMES=1       at lh_truth_finish(), on stderr: per widget, allocations per frame
  *                           (frame = one GdkFrameClock "after-paint"), size changes per frame.
  *   LH_DEBUG_FRAMES=2       as 1, plus one stderr line per frame.
+ *   LH_RUN_MS=<ms>          run this long instead of the program's default (the benchmarks).
  */
 #ifndef LH_GTK_TRUTH_H
 #define LH_GTK_TRUTH_H
@@ -38,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LH_MAX_COUNTED 16
+#define LH_MAX_COUNTED 64
 #define LH_HIST 6 /* allocations per frame: 0,1,2,3,4,5+ */
 
 typedef void (*LhAllocHook)(GtkWidget *widget, int width, int height, gpointer data);
@@ -67,6 +68,12 @@ static GQuark lh_quark;
 static unsigned long lh_frames;
 static int lh_debug_frames = -1;
 static gint64 lh_first_frame_us, lh_last_frame_us;
+
+/* How long the program runs: LH_RUN_MS (the benchmarks run the loops for 10 s), else `def`. */
+G_GNUC_UNUSED static int lh_truth_run_ms(int def) {
+  const char *v = getenv("LH_RUN_MS");
+  return v != NULL && atoi(v) > 0 ? atoi(v) : def;
+}
 
 static LhCounted *lh_counted_of(gpointer widget) {
   return lh_quark ? g_object_get_qdata(G_OBJECT(widget), lh_quark) : NULL;
@@ -296,7 +303,7 @@ static void lh_truth_after_paint(GdkFrameClock *clock, gpointer data) {
 }
 
 /* Starts per-frame bookkeeping on the toplevel's frame clock (call after it is shown). */
-static void lh_truth_watch_frames(GtkWidget *toplevel) {
+G_GNUC_UNUSED static void lh_truth_watch_frames(GtkWidget *toplevel) {
   if (lh_debug_frames < 0) {
     const char *e = getenv("LH_DEBUG_FRAMES");
     lh_debug_frames = e ? atoi(e) : 0;
@@ -321,8 +328,9 @@ static int lh_truth_finish(void) {
       rc = 1;
     } else {
       for (int i = 0; i < lh_ncounted; i++)
-        fprintf(f, "%s %s size_allocate=%lu measure=%lu\n", lh_counted[i].name,
-                lh_counted[i].type_name, lh_counted[i].allocs, lh_counted[i].measures);
+        fprintf(f, "%s %s size_allocate=%lu measure=%lu address=%p\n", lh_counted[i].name,
+                lh_counted[i].type_name, lh_counted[i].allocs, lh_counted[i].measures,
+                (void *)lh_counted[i].widget);
       if (fclose(f) != 0) {
         perror(path);
         rc = 1;

@@ -20,9 +20,12 @@ extension HTMLFormatter {
             out += [
                 "<figure>",
                 timeline.svg(),
-                "<figcaption>Layout calls (bars) and busy time (line) per event-loop iteration of thread "
-                    + "\(HTMLText.escape(f.threads.first ?? "?")) before the report; the breach, iteration "
-                    + "\(breach.iteration), in red. Hover a bar or point for its value.</figcaption>",
+                "<figcaption>Layout calls (bars) and busy time (line) per "
+                    + (f.historyUnit == "frame" ? "frame" : "event-loop iteration") + " of thread "
+                    + "\(HTMLText.escape(f.threads.first ?? "?")) before the report"
+                    + (f.history.contains { $0.objectSize != nil } ? ", and the size the object was given in each" : "")
+                    + "; the breach, \(HTMLText.escape(f.historyUnit)) \(breach.iteration), in red. "
+                    + "Hover a bar or point for its value.</figcaption>",
                 "</figure>",
             ]
         }

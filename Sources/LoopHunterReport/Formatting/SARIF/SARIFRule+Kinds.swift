@@ -45,6 +45,22 @@ extension SARIFRule {
                     layout pass. Then run the program under LoopHunter again.
                     """),
                 defaultConfiguration: SARIFReportingConfiguration(level: level), properties: properties)
+        case "toolkit-warning":
+            self.init(
+                id: kind, name: "ToolkitWarning",
+                shortDescription: SARIFMessage(text: "The toolkit itself warned about layout."),
+                fullDescription: SARIFMessage(text: "GTK or GDK logged a warning about layout (\"layout continuously "
+                    + "requested\", a widget reporting a natural size below its minimum, an allocation with a negative "
+                    + "size, a snapshot without an allocation). LoopHunter keeps one report per message and stack; the "
+                    + "program still printed the warning as before."),
+                help: SARIFMessage(text: """
+                    What it means: the toolkit detected something wrong with a layout and said so in its log. The message \
+                    names the widget when it can. The location is the first frame of your code on the stack that logged it.
+                    How to fix it: read the message. "layout continuously requested" is GTK's own sign of a layout feedback \
+                    loop (see the layout-streak finding of the same run); the size messages point at a widget whose measure \
+                    or size_allocate returns inconsistent sizes.
+                    """),
+                defaultConfiguration: SARIFReportingConfiguration(level: level), properties: properties)
         default:
             self.init(
                 id: kind, name: Self.ruleName(kind),

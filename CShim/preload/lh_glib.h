@@ -1,0 +1,48 @@
+/*
+ * lh_glib.h — the few GLib/GObject/GTK declarations the preload needs, written out so that it
+ * builds without any GLib or GTK development headers and links neither: every function is looked
+ * up with dlsym at run time, only in processes that have GLib (lh_gtk.c, lh_log.c).
+ *
+ * These mirror GLib 2.x's stable ABI: GType is a gsize, a GTypeInstance starts with its class
+ * pointer, a GTypeClass starts with its GType, and GObjectClass's vfuncs are at fixed offsets.
+ */
+#ifndef LH_GLIB_H
+#define LH_GLIB_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef size_t lh_gtype;
+
+typedef struct lh_gtype_query {
+    lh_gtype type;
+    const char *type_name;
+    unsigned class_size;
+    unsigned instance_size;
+} lh_gtype_query;
+
+/* GTypeInstance { GTypeClass *g_class; }; GTypeClass { GType g_type; } */
+static inline lh_gtype lh_gtype_of_instance(const void *instance) {
+    const void *klass = *(const void *const *)instance;
+    return klass != NULL ? *(const lh_gtype *)klass : 0;
+}
+
+/* GObjectClass: g_type_class (8), construct_properties, constructor, set_property, get_property,
+ * dispose, finalize: finalize at 6 pointers in. */
+#define LH_GOBJECT_CLASS_FINALIZE_OFFSET (6 * sizeof(void *))
+
+/* GLogLevelFlags values used here. */
+enum {
+    LH_G_LOG_LEVEL_ERROR = 1 << 2,
+    LH_G_LOG_LEVEL_CRITICAL = 1 << 3,
+    LH_G_LOG_LEVEL_WARNING = 1 << 4,
+    LH_G_LOG_LEVEL_MESSAGE = 1 << 5,
+    LH_G_LOG_LEVEL_MASK = ~3,
+};
+
+/* GParameter (g_object_newv) and GValue are passed through as opaque pointers. */
+typedef struct lh_gparameter lh_gparameter;
+typedef struct lh_gvalue lh_gvalue;
+
+#endif
