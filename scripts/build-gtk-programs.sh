@@ -6,6 +6,7 @@
 #   gtk3-reuse      gtk4-reuse        labels destroyed and re-created (usually at the same address)
 #   gtk3-offsets    gtk4-offsets      the class layout of the installed headers (for a test)
 #   gtk3-vfunc-bench gtk4-vfunc-bench the cost of a wrapped layout vfunc (scripts/bench)
+#   gtk3-layout-bench gtk4-layout-bench ~1,000 widgets laid out every frame (scripts/bench)
 #   lh-fake-gtk                       a GTK of unknown layout (GObject only)
 #   lh-x-close, run-for.sh            close a program's windows as a window manager would
 # Each GTK program runs ~3 s under `xvfb-run -a`, exits 0 and prints one line ("<name>: done").
@@ -49,7 +50,7 @@ for file in "$src"/gtk[34]_*.c; do
   mv -f "$out/$name.tmp" "$out/$name"
 done
 # Sources built for both GTK versions (gtk3-NAME and gtk4-NAME).
-for base in widget_reuse:reuse gtk_offsets:offsets vfunc_bench:vfunc-bench; do
+for base in widget_reuse:reuse gtk_offsets:offsets vfunc_bench:vfunc-bench layout_bench:layout-bench; do
   file=$src/${base%%:*}.c
   name=${base##*:}
   "$cc" "${flags[@]}" "$file" "${gtk3[@]}" -o "$out/gtk3-$name.tmp" && mv -f "$out/gtk3-$name.tmp" "$out/gtk3-$name"

@@ -25,7 +25,9 @@
  * Runs inside g_object_new and GTK's layout, on GTK's thread: no lock anything waits on (patching
  * is guarded by a try-flag: a thread that finds it taken leaves the class for later), no
  * allocation of our own (GLib's class initialisation and signal connection allocate as they would
- * anyway), errno preserved around our work.
+ * anyway; the sweep's g_type_children list is GLib's, freed with g_free), errno preserved around
+ * our work. Everything that calls into GLib runs from g_object_new or a frame-clock signal (GLib's
+ * own context, where GLib allocates itself), never inside malloc or a signal handler.
  */
 #define _GNU_SOURCE
 #include "lh_gtk.h"
@@ -551,9 +553,10 @@ typedef void *(*new_valist_fn)(lh_gtype, const char *, va_list);
 typedef void *(*new_with_properties_fn)(lh_gtype, unsigned, const char **, const lh_gvalue *);
 typedef void *(*newv_fn)(lh_gtype, unsigned, lh_gparameter *);
 
-static void before_new(lh_gtype type) {
+static void before_new(unsigned hook, lh_gtype type) {
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT)) return;
+    lh_count_hook_call(hook);
     int saved = errno;
     t->guard++;
     if (gtk_state_for(type) == LH_GTK_ON) patch_type(type);
@@ -579,7 +582,7 @@ static void after_new(lh_gtype type, void *object) {
 LH_EXPORT void *g_object_new(lh_gtype type, const char *first, ...) {
     new_valist_fn valist = (new_valist_fn)lh_hook_original(LH_HOOK_g_object_new_valist);
     new_with_properties_fn with = (new_with_properties_fn)lh_hook_original(LH_HOOK_g_object_new_with_properties);
-    before_new(type);
+    before_new(LH_HOOK_g_object_new, type);
     void *object;
     if (first == NULL && with != NULL) {
         object = with(type, 0, NULL, NULL);
@@ -595,7 +598,7 @@ LH_EXPORT void *g_object_new(lh_gtype type, const char *first, ...) {
 
 LH_EXPORT void *g_object_new_valist(lh_gtype type, const char *first, va_list ap) {
     new_valist_fn real = (new_valist_fn)lh_hook_original(LH_HOOK_g_object_new_valist);
-    before_new(type);
+    before_new(LH_HOOK_g_object_new_valist, type);
     void *object = real != NULL ? real(type, first, ap) : NULL;
     after_new(type, object);
     return object;
@@ -603,7 +606,7 @@ LH_EXPORT void *g_object_new_valist(lh_gtype type, const char *first, va_list ap
 
 LH_EXPORT void *g_object_new_with_properties(lh_gtype type, unsigned n, const char **names, const lh_gvalue *values) {
     new_with_properties_fn real = (new_with_properties_fn)lh_hook_original(LH_HOOK_g_object_new_with_properties);
-    before_new(type);
+    before_new(LH_HOOK_g_object_new_with_properties, type);
     void *object = real != NULL ? real(type, n, names, values) : NULL;
     after_new(type, object);
     return object;
@@ -611,7 +614,7 @@ LH_EXPORT void *g_object_new_with_properties(lh_gtype type, unsigned n, const ch
 
 LH_EXPORT void *g_object_newv(lh_gtype type, unsigned n, lh_gparameter *parameters) {
     newv_fn real = (newv_fn)lh_hook_original(LH_HOOK_g_object_newv);
-    before_new(type);
+    before_new(LH_HOOK_g_object_newv, type);
     void *object = real != NULL ? real(type, n, parameters) : NULL;
     after_new(type, object);
     return object;

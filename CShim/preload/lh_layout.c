@@ -23,11 +23,6 @@
 
 #include "lh_preload.h"
 
-static void relaxed_inc(_Atomic uint64_t *c) {
-    /* owner-only counter: load + store, no locked instruction. */
-    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
-}
-
 /* ---- loop members ----------------------------------------------------------------------------
  * Several objects take part in one loop (a label resizing its parent: both relaid out). An object
  * past half a detector's limit is remembered in the thread's record; when one of them breaches,
@@ -142,7 +137,7 @@ static LH_NOINLINE __attribute__((cold)) void begin_layout_iteration(lh_tls *t) 
     t->layout_epoch = t->epoch;
     t->wait_since_layout_ms = 0;
     lh_thread_rec *r = lh_thread_record(t);
-    if (r != NULL) relaxed_inc(&r->layout_iterations);
+    if (r != NULL) lh_owner_add(&r->layout_iterations, 1);
 }
 
 /* The object's first layout in this iteration: judge its previous layout iteration. `from` is the
@@ -236,7 +231,7 @@ void lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size
     }
     t->iter_layout_calls++;
     lh_thread_rec *r = t->rec;
-    if (LH_LIKELY(r != NULL)) relaxed_inc(&r->hook_calls[hook]);
+    if (LH_LIKELY(r != NULL)) lh_owner_add(&r->hook_calls[hook], 1);
 
     lh_slot *s = lh_table_slot(&lh_proc.table, object, hook);
     if (LH_LIKELY(s != NULL)) {

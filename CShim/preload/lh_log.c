@@ -129,6 +129,7 @@ static bool resolve_glib(void) {
 static void inspect_args(unsigned hook, const char *domain, int level, const char *format, va_list args) {
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || format == NULL || (level & LH_G_LOG_FLAG_RECURSION) || !lh_active(LH_FAMILY_LOG)) return;
+    lh_count_hook_call(hook);
     if (domain == NULL || (strncmp(domain, "Gtk", 3) != 0 && strncmp(domain, "Gdk", 3) != 0)) return;
     int saved = errno;
     t->guard++;
@@ -187,6 +188,7 @@ LH_EXPORT void g_log_structured_standard(const char *domain, int level, const ch
     va_end(args);
     lh_tls *t = &lh_tls_data;
     if (t->guard == 0 && lh_active(LH_FAMILY_LOG)) {
+        lh_count_hook_call(LH_HOOK_g_log_structured_standard);
         saved = errno;
         t->guard++;
         inspect(LH_HOOK_g_log_structured_standard, domain, level, format, message);

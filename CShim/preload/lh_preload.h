@@ -54,6 +54,12 @@ void lh_hooks_resolve(void) LH_HIDDEN;
 /* The original of hook `id` (resolved on first use); NULL when the process does not have it. */
 void *lh_hook_original(unsigned id) LH_HIDDEN;
 
+/* Hook `h` counts layouts (a toolkit's layout entry point), as opposed to the helpers of the layout
+ * family that only prepare counting (g_object_new*: class patching). */
+static inline bool lh_hook_counts_layouts(unsigned h) {
+    return lh_hooks[h].family == LH_FAMILY_LAYOUT && lh_hooks[h].toolkit != NULL;
+}
+
 /* "layout", "loop", "log": the family of a hook (reports, summary). */
 static inline const char *lh_family_name(unsigned family) {
     return family == LH_FAMILY_LAYOUT ? "layout" : family == LH_FAMILY_LOOP ? "loop" : family == LH_FAMILY_LOG ? "log" : "other";
@@ -90,7 +96,7 @@ typedef struct lh_thread_rec {
     _Atomic uint64_t iterations;
     _Atomic uint64_t frames;                   /* toolkit frames (GdkFrameClock before-paint) */
     _Atomic uint64_t layout_iterations;
-    _Atomic uint64_t hook_calls[LH_HOOK_COUNT]; /* layout calls: the sum over layout hooks */
+    _Atomic uint64_t hook_calls[LH_HOOK_COUNT]; /* per hook (layout calls: the sum over layout hooks) */
     _Atomic uint32_t max_count;                /* highest per-iteration count of one object */
     _Atomic uint32_t max_hook;
     _Atomic uintptr_t max_object;
@@ -107,6 +113,12 @@ typedef struct lh_thread_rec {
     uint32_t history_next;                     /* owner-only: ring index */
     lh_hist history[LH_HISTORY_MAX];           /* owner-only: read only by the owner's breaches */
 } lh_thread_rec;
+
+/* Adds to a counter of the calling thread's own record: load + store, no locked instruction
+ * (relaxed: only the owner writes; the summary writer reads). */
+static inline void lh_owner_add(_Atomic uint64_t *c, uint64_t v) {
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v, memory_order_relaxed);
+}
 
 enum { LH_REC_FREE = 0, LH_REC_LIVE = 1, LH_REC_DONE = 2 };
 
@@ -131,6 +143,12 @@ typedef struct lh_tls {
 
 extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
 
+/* Counts one call of hook `id` in the calling thread's record (when it has one yet). */
+static inline void lh_count_hook_call(unsigned id) {
+    lh_thread_rec *r = lh_tls_data.rec;
+    if (r != NULL) lh_owner_add(&r->hook_calls[id], 1);
+}
+
 /* The thread's record, claimed on first use (the first claim in the process also resolves the
  * originals and primes the unwinder); NULL when the pool is exhausted. */
 lh_thread_rec *lh_thread_record(lh_tls *t) LH_HIDDEN;
@@ -145,8 +163,6 @@ void lh_thread_frame_begin(lh_tls *t) LH_HIDDEN;
 void lh_thread_frame_end(lh_tls *t) LH_HIDDEN;
 /* The last `max` history entries, oldest first, including the running iteration. */
 size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) LH_HIDDEN;
-/* Counts a call of `hook` in the thread's record (claimed if needed). */
-void lh_thread_count_hook(lh_tls *t, unsigned hook) LH_HIDDEN;
 /* Maps the record pool and creates the thread-exit key. Returns 0 or -errno. */
 int lh_thread_init(void) LH_HIDDEN;
 size_t lh_thread_records_bytes(void) LH_HIDDEN;

@@ -54,7 +54,7 @@ static void live_thread_name(int tid, char name[16]) {
 static uint64_t record_layout_calls(const lh_thread_rec *r) {
     uint64_t sum = 0;
     for (unsigned h = 0; h < LH_HOOK_COUNT; h++)
-        if (lh_hooks[h].family == LH_FAMILY_LAYOUT) sum += LOAD(r->hook_calls[h]);
+        if (lh_hook_counts_layouts(h)) sum += LOAD(r->hook_calls[h]);
     return sum;
 }
 

@@ -36,11 +36,6 @@ static void read_thread_name(char name[16]) {
 
 /* ---- records -------------------------------------------------------------------------------- */
 
-static void relaxed_add(_Atomic uint64_t *c, uint64_t v) {
-    /* owner-only counter: load + store, no locked instruction (see lh_thread_rec). */
-    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v, memory_order_relaxed);
-}
-
 /* Folds a finished thread's numbers into the recycled totals before its record is reused. */
 static void fold_recycled(lh_thread_rec *r) {
     /* relaxed: statistics only. */
@@ -50,7 +45,7 @@ static void fold_recycled(lh_thread_rec *r) {
                               memory_order_relaxed);
     uint64_t layout_calls = 0;
     for (unsigned h = 0; h < LH_HOOK_COUNT; h++)
-        if (lh_hooks[h].family == LH_FAMILY_LAYOUT)
+        if (lh_hook_counts_layouts(h))
             layout_calls += atomic_load_explicit(&r->hook_calls[h], memory_order_relaxed);
     atomic_fetch_add_explicit(&lh_proc.recycled_layout_calls, layout_calls, memory_order_relaxed);
 }
@@ -126,11 +121,6 @@ lh_thread_rec *lh_thread_record(lh_tls *t) {
     return r;
 }
 
-void lh_thread_count_hook(lh_tls *t, unsigned hook) {
-    lh_thread_rec *r = lh_thread_record(t);
-    if (r != NULL) relaxed_add(&r->hook_calls[hook], 1);
-}
-
 /* ---- iterations ----------------------------------------------------------------------------- */
 
 static void push_history(lh_tls *t, lh_thread_rec *r, uint64_t now) {
@@ -158,7 +148,7 @@ static void start_epoch(lh_tls *t, lh_thread_rec *r, uint64_t now) {
 void lh_thread_new_iteration(lh_tls *t, bool claim) {
     uint64_t now = lh_now_ns();
     lh_thread_rec *r = claim ? lh_thread_record(t) : t->rec;
-    if (r != NULL) relaxed_add(&r->iterations, 1);
+    if (r != NULL) lh_owner_add(&r->iterations, 1);
     t->iteration++;
     /* On a frame-driven thread the frames are the layout epochs; an iteration only counts. */
     if (!t->frame_driven || t->epoch == 0) start_epoch(t, r, now);
@@ -168,14 +158,15 @@ void lh_thread_frame_begin(lh_tls *t) {
     uint64_t now = lh_now_ns();
     lh_thread_rec *r = lh_thread_record(t);
     if (!t->frame_driven) {
-        /* The epoch before the first frame ends as an iteration, the history goes on in frames. */
-        if (r != NULL && t->epoch != 0) push_history(t, r, now);
+        /* From the first frame on, the history is in frames: the iterations before it (start-up)
+         * are dropped rather than mixed into it under another unit. */
+        if (r != NULL) r->history_next = 0;
         t->epoch = 0;
         t->frame_driven = true;
     }
+    start_epoch(t, r, now); /* the previous frame goes into the history under its own number */
     t->frame++;
-    if (r != NULL) relaxed_add(&r->frames, 1);
-    start_epoch(t, r, now);
+    if (r != NULL) lh_owner_add(&r->frames, 1);
 }
 
 void lh_thread_frame_end(lh_tls *t) { t->busy_end_ns = lh_now_ns(); }
@@ -257,7 +248,7 @@ void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) {
     t->guard++;
     /* Only threads that already have a record (GUI threads) count waits: a worker thread that
      * polls a socket does not take a record for it. */
-    if (t->rec != NULL) relaxed_add(&t->rec->hook_calls[hook], 1);
+    lh_count_hook_call(hook);
     bool known;
     if (is_loop_caller(caller, &known)) {
         if (!t->frame_driven) t->busy_end_ns = lh_now_ns(); /* a frame's busy time ends at after-paint */

@@ -4,7 +4,8 @@
 #   2. start-up: /bin/true plain vs under the preload vs disabled
 #   3. breach path: p50/p99 of the layout call that writes a report (or is throttled)
 #   4. `loophunter report` on 10,000 reports vs one symbolizer process per frame
-#   5. GTK: ns added per wrapped layout vfunc; CPU overhead on a 10 s frame-capped loop
+#   5. GTK: ns added per wrapped layout vfunc; whole-program CPU time and instructions, with and
+#      without the preload, on layout-heavy programs and frame-capped loops
 # Prints markdown tables; with --write, replaces BENCHMARKS.md with them and the command used.
 #
 # Usage: scripts/bench/run.sh [--write] [--quick]
@@ -22,11 +23,11 @@ done
 
 rev=$(git describe --always --dirty 2>/dev/null || echo unknown) # before BENCHMARKS.md is rewritten
 scripts/setup.sh build
-for tool in ltrace uftrace; do
+for tool in ltrace uftrace valgrind; do
   command -v "$tool" >/dev/null 2>&1 || scripts/setup.sh build >/dev/null 2>&1 || true
 done
 missing_peers=()
-for p in ltrace uftrace; do command -v "$p" >/dev/null 2>&1 || missing_peers+=("$p"); done
+for p in ltrace uftrace valgrind; do command -v "$p" >/dev/null 2>&1 || missing_peers+=("$p"); done
 if [ ${#missing_peers[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing_peers[@]}" </dev/null >/dev/null 2>&1 || true
 fi
@@ -45,8 +46,10 @@ preload=$rel/libloophunter.so
 work=$(mktemp -d /tmp/loophunter-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-calls=10000000 rounds=5 spawns=500 breaches=300 corpus=10000 vcalls=20000000 loopsecs=10 cpurounds=3
-[ $quick = 1 ] && { calls=2000000; rounds=3; spawns=100; breaches=100; corpus=2000; vcalls=5000000; loopsecs=3; cpurounds=1; }
+calls=10000000 rounds=5 spawns=500 breaches=300 corpus=10000 vcalls=20000000
+cpurounds=7 lbframes=300 flframes=600 cgframes_lb=20 cgframes_fl=300
+[ $quick = 1 ] && { calls=2000000; rounds=3; spawns=100; breaches=100; corpus=2000; vcalls=5000000;
+  cpurounds=2; lbframes=60; flframes=120; cgframes_lb=5; cgframes_fl=60; }
 
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
@@ -182,25 +185,63 @@ if [ -x "$gtk/gtk4-frame-loop" ] && command -v xvfb-run >/dev/null 2>&1; then
     printf "| %d | %.2f | %.2f | **+%.2f** |\n" "$v" "$p" "$l" "$(echo "$l - $p" | bc -l)"
   done
   echo
-  echo "*Whole program*: the frame-capped layout loops (4 layouts of 3 widgets every frame, a GTK warning"
-  echo "every frame) run for ${loopsecs} s under Xvfb; CPU time (user + system) of the program alone, plain and"
-  echo "under LoopHunter (every widget layout counted, the loop reported, the warnings inspected and"
-  echo "throttled); median of $cpurounds interleaved rounds."
+  echo "*Whole program, CPU time*: each program runs a fixed number of frames (the same work in every"
+  echo "run) on one Xvfb, the program pinned to CPU 1 and Xvfb to CPU 0; CPU time (user + system) of the"
+  echo "program, plain and under LoopHunter (every widget layout counted, frame-driven iterations, loops"
+  echo "reported, GTK warnings inspected and throttled), $cpurounds interleaved rounds. The ratio is the median of the"
+  echo "per-round ratios, with their range: CPU time on this VM varies by ±6 % from run to run even for a"
+  echo "pure spin loop, so the instruction counts below are the finer measure. GTK 4 renders with"
+  echo "GSK_RENDERER=cairo (Xvfb has no GPU; software GL would add ~10 s of render threads and noise)."
   echo
-  echo "| program | plain CPU s | LoopHunter CPU s | overhead |"
-  echo "|---|---|---|---|"
-  for prog in gtk3-frame-loop gtk4-frame-loop; do
-    : >"$work/c.plain"; : >"$work/c.lh"
+  echo "| program | frames | plain CPU s | LoopHunter CPU s | overhead (median, range) |"
+  echo "|---|---|---|---|---|"
+  Xvfb -displayfd 3 -nolisten tcp -screen 0 1280x1024x24 3>"$work/display" >/dev/null 2>&1 &
+  xvfb=$!
+  for _ in $(seq 50); do [ -s "$work/display" ] && break; sleep 0.1; done
+  display=:$(cat "$work/display")
+  pin_p=
+  if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+    taskset -pc 0 $xvfb >/dev/null; pin_p="taskset -c 1"
+  fi
+  for spec in gtk3-layout-bench:$lbframes gtk4-layout-bench:$lbframes gtk3-frame-loop:$flframes gtk4-frame-loop:$flframes; do
+    prog=${spec%%:*}; frames=${spec##*:}
+    : >"$work/c.plain"; : >"$work/c.lh"; : >"$work/c.ratio"
     for r in $(seq "$cpurounds"); do
-      GTK_A11Y=none LH_RUN_MS=$((loopsecs * 1000)) xvfb-run -a /usr/bin/time -f "%U %S" -o "$work/t" "$gtk/$prog" >/dev/null 2>&1
-      awk '{print $1 + $2}' "$work/t" >>"$work/c.plain"
-      GTK_A11Y=none LH_RUN_MS=$((loopsecs * 1000)) xvfb-run -a /usr/bin/time -f "%U %S" -o "$work/t" \
-        env LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/cpu "$gtk/$prog" >/dev/null 2>&1
-      awk '{print $1 + $2}' "$work/t" >>"$work/c.lh"
+      DISPLAY=$display GTK_A11Y=none GSK_RENDERER=cairo LH_RUN_FRAMES=$frames \
+        scripts/bench/cpu_time.py "$work/t.plain" $pin_p "$gtk/$prog"
+      DISPLAY=$display GTK_A11Y=none GSK_RENDERER=cairo LH_RUN_FRAMES=$frames \
+        scripts/bench/cpu_time.py "$work/t.lh" $pin_p env LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/cpu "$gtk/$prog"
+      cat "$work/t.plain" >>"$work/c.plain"; cat "$work/t.lh" >>"$work/c.lh"
+      echo "($(cat "$work/t.lh") - $(cat "$work/t.plain")) * 100 / $(cat "$work/t.plain")" | bc -l >>"$work/c.ratio"
     done
-    p=$(median <"$work/c.plain"); l=$(median <"$work/c.lh")
-    printf "| %s | %.2f | %.2f | **%+.1f %%** |\n" "$prog" "$p" "$l" "$(echo "($l - $p) * 100 / $p" | bc -l)"
+    p=$(median <"$work/c.plain"); l=$(median <"$work/c.lh"); o=$(median <"$work/c.ratio")
+    lo=$(sort -g "$work/c.ratio" | head -n1); hi=$(sort -g "$work/c.ratio" | tail -n1)
+    printf "| %s | %d | %.2f | %.2f | **%+.1f %%** (%+.1f … %+.1f) |\n" "$prog" "$frames" "$p" "$l" "$o" "$lo" "$hi"
   done
+  kill $xvfb 2>/dev/null || true
+  if command -v valgrind >/dev/null 2>&1; then
+    echo
+    echo "*Whole program, instructions*: the same programs under \`valgrind --tool=callgrind\` (fewer frames:"
+    echo "valgrind is ~50x slower), instructions executed by the program, plain and under LoopHunter, and"
+    echo "the share executed in LoopHunter itself (libloophunter.so and libunwind). One run each; GUI timing"
+    echo "still varies the work slightly (events, repaints) between runs."
+    echo
+    echo "| program | frames | plain instructions | LoopHunter instructions | overhead | in LoopHunter itself |"
+    echo "|---|---|---|---|---|---|"
+    for spec in gtk3-layout-bench:$cgframes_lb gtk4-layout-bench:$cgframes_lb gtk3-frame-loop:$cgframes_fl gtk4-frame-loop:$cgframes_fl; do
+      prog=${spec%%:*}; frames=${spec##*:}
+      GTK_A11Y=none GSK_RENDERER=cairo LH_RUN_FRAMES=$frames xvfb-run -a \
+        valgrind --tool=callgrind --callgrind-out-file="$work/cg.plain" "$gtk/$prog" >/dev/null 2>&1
+      GTK_A11Y=none GSK_RENDERER=cairo LH_RUN_FRAMES=$frames LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/cg xvfb-run -a \
+        valgrind --tool=callgrind --callgrind-out-file="$work/cg.lh" "$gtk/$prog" >/dev/null 2>&1
+      ip=$(callgrind_annotate "$work/cg.plain" | sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' | tr -d ,)
+      il=$(callgrind_annotate "$work/cg.lh" | sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' | tr -d ,)
+      own=$(callgrind_annotate --inclusive=no --threshold=100 "$work/cg.lh" |
+        awk '/libloophunter\.so\]|libunwind\.so[.0-9]*\]/ {gsub(",", "", $1); s += $1} END {printf "%.0f", s}')
+      printf "| %s | %d | %d | %d | **%+.2f %%** | %.2f %% |\n" "$prog" "$frames" "$ip" "$il" \
+        "$(echo "($il - $ip) * 100 / $ip" | bc -l)" "$(echo "$own * 100 / $il" | bc -l)"
+    done
+  fi
 fi
 } | tee "$out"
 

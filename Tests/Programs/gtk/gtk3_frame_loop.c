@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
   g_signal_connect_after(gtk_widget_get_frame_clock(window), "layout", G_CALLBACK(after_layout_pass),
                          NULL);
 
-  g_timeout_add(lh_truth_run_ms(RUN_MS), stop, NULL);
+  lh_truth_stop_after(RUN_MS, stop, NULL);
   gtk_main();
 
   int rc = lh_truth_finish();

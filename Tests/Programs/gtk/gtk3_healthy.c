@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   g_timeout_add(TICK_MS, tick, NULL);
   g_timeout_add(500, toggle_revealer, NULL);
   g_timeout_add(1500, toggle_revealer, NULL);
-  g_timeout_add(lh_truth_run_ms(RUN_MS), stop, NULL);
+  lh_truth_stop_after(RUN_MS, stop, NULL);
   gtk_main();
 
   int rc = lh_truth_finish();

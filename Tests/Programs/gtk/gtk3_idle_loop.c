@@ -69,7 +69,7 @@ int main(int argc, char **argv) {
   gtk_widget_show_all(window);
   lh_truth_watch_frames(window);
 
-  g_timeout_add(lh_truth_run_ms(RUN_MS), stop, NULL);
+  lh_truth_stop_after(RUN_MS, stop, NULL);
   gtk_main();
 
   if (idle_id) g_source_remove(idle_id);

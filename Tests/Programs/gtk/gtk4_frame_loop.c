@@ -83,7 +83,7 @@ int main(void) {
                          NULL);
 
   gboolean done = FALSE;
-  g_timeout_add(lh_truth_run_ms(RUN_MS), stop, &done);
+  lh_truth_stop_after(RUN_MS, stop, &done);
   while (!done) g_main_context_iteration(NULL, TRUE);
 
   int rc = lh_truth_finish();

@@ -85,7 +85,7 @@ int main(void) {
   g_timeout_add(500, toggle_revealer, NULL);
   g_timeout_add(1500, toggle_revealer, NULL);
   gboolean done = FALSE;
-  g_timeout_add(lh_truth_run_ms(RUN_MS), stop, &done);
+  lh_truth_stop_after(RUN_MS, stop, &done);
   while (!done) g_main_context_iteration(NULL, TRUE);
 
   int rc = lh_truth_finish();

@@ -73,7 +73,7 @@ int main(void) {
   lh_truth_watch_frames(window);
 
   gboolean done = FALSE;
-  g_timeout_add(lh_truth_run_ms(RUN_MS), stop, &done);
+  lh_truth_stop_after(RUN_MS, stop, &done);
   while (!done) g_main_context_iteration(NULL, TRUE);
 
   if (idle_id) g_source_remove(idle_id);

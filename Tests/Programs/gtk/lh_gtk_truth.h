@@ -29,7 +29,9 @@
  *   LH_DEBUG_FRAMES=1       at lh_truth_finish(), on stderr: per widget, allocations per frame
  *                           (frame = one GdkFrameClock "after-paint"), size changes per frame.
  *   LH_DEBUG_FRAMES=2       as 1, plus one stderr line per frame.
- *   LH_RUN_MS=<ms>          run this long instead of the program's default (the benchmarks).
+ *   LH_RUN_MS=<ms>          run this long instead of the program's default.
+ *   LH_RUN_FRAMES=<n>       run exactly n frames instead (the benchmarks: the same work in every
+ *                           run, however fast the program is under the preload or without it).
  */
 #ifndef LH_GTK_TRUTH_H
 #define LH_GTK_TRUTH_H
@@ -69,10 +71,22 @@ static unsigned long lh_frames;
 static int lh_debug_frames = -1;
 static gint64 lh_first_frame_us, lh_last_frame_us;
 
-/* How long the program runs: LH_RUN_MS (the benchmarks run the loops for 10 s), else `def`. */
-G_GNUC_UNUSED static int lh_truth_run_ms(int def) {
-  const char *v = getenv("LH_RUN_MS");
-  return v != NULL && atoi(v) > 0 ? atoi(v) : def;
+static unsigned long lh_stop_frames;   /* LH_RUN_FRAMES: stop after this many frames */
+static GSourceFunc lh_stop_func;
+static gpointer lh_stop_data;
+
+/* Ends the program's run: after LH_RUN_FRAMES frames when set (counted by lh_truth_watch_frames,
+ * which the program must call), else after LH_RUN_MS milliseconds, else after `default_ms`. */
+G_GNUC_UNUSED static void lh_truth_stop_after(int default_ms, GSourceFunc stop, gpointer data) {
+  const char *frames = getenv("LH_RUN_FRAMES");
+  if (frames != NULL && atol(frames) > 0) {
+    lh_stop_frames = (unsigned long)atol(frames);
+    lh_stop_func = stop;
+    lh_stop_data = data;
+    return;
+  }
+  const char *ms = getenv("LH_RUN_MS");
+  g_timeout_add(ms != NULL && atoi(ms) > 0 ? (guint)atoi(ms) : (guint)default_ms, stop, data);
 }
 
 static LhCounted *lh_counted_of(gpointer widget) {
@@ -272,6 +286,7 @@ static void lh_truth_after_paint(GdkFrameClock *clock, gpointer data) {
   gint64 now = g_get_monotonic_time();
   if (lh_frames++ == 0) lh_first_frame_us = now;
   lh_last_frame_us = now;
+  if (lh_stop_func != NULL && lh_frames == lh_stop_frames) g_idle_add(lh_stop_func, lh_stop_data);
   for (int i = 0; i < lh_ncounted; i++) {
     LhCounted *c = &lh_counted[i];
     unsigned n = c->frame_allocs;
