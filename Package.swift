@@ -11,9 +11,15 @@ let package = Package(
     products: [
         .executable(name: "loophunter", targets: ["loophunter"]),
         .library(name: "LoopHunterReport", targets: ["LoopHunterReport"]),
+        .library(name: "LoopHunterShip", targets: ["LoopHunterShip"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Shipping (LoopHunterShip): the HTTP client, the NIO types of its API, TLS settings, gzip.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         // Table, configuration, JSON writer, report composer, module resolution: the C parts
@@ -27,12 +33,26 @@ let package = Package(
             name: "LoopHunterReport",
             path: "Sources/LoopHunterReport"
         ),
-        // The `loophunter` command: run, report, watch, doctor.
+        // Shipping reports to a collector: the spool, OTLP/JSON encoding, HTTP transport, retries.
+        .target(
+            name: "LoopHunterShip",
+            dependencies: [
+                "LoopHunterReport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
+            path: "Sources/LoopHunterShip"
+        ),
+        // The `loophunter` command: run, report, watch, doctor, ship.
         .executableTarget(
             name: "loophunter",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "LoopHunterReport",
+                "LoopHunterShip",
                 "LoopHunterCLISupport",
             ],
             path: "Sources/loophunter"
@@ -45,7 +65,7 @@ let package = Package(
         .testTarget(
             name: "LoopHunterTests",
             // `loophunter` is a dependency so that the binary the tests run is built first.
-            dependencies: ["LoopHunterCore", "LoopHunterReport", "loophunter"],
+            dependencies: ["LoopHunterCore", "LoopHunterReport", "LoopHunterShip", "loophunter"],
             path: "Tests/LoopHunterTests",
             // Read by path at run time (#filePath), not bundled.
             exclude: ["Fixtures", "Goldens"]

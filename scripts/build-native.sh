@@ -45,7 +45,9 @@ build_preload() {
   "$cc" -E -P -x c -ICShim/preload CShim/preload/exports.map.in -o "$out/loophunter-exports.map"
   # -fvisibility=hidden + the version script: the .so exports only the hook table's names and the
   # documented loophunter_* API. Initial-exec TLS: the hooks run inside malloc and signal handlers.
-  "$cc" "${common[@]}" -shared -fvisibility=hidden -ftls-model=initial-exec \
+  # No frame pointer in the preload: the malloc wrappers are a few instructions each (our frames
+  # are removed from every stack we report; libunwind uses the DWARF CFI, not frame pointers).
+  "$cc" "${common[@]}" -fomit-frame-pointer -shared -fvisibility=hidden -ftls-model=initial-exec \
     -fno-stack-protector -DLH_PRELOAD_BUILD \
     -ICShim/include -ICShim/core/include -ICShim/preload \
     CShim/core/*.c CShim/preload/*.c \
@@ -72,6 +74,7 @@ build_test_programs() {
   "$cc" "${common[@]}" -ISources/Toykit/include Tests/Programs/lh_probe.c \
     -L"$out" -ltoykit -Wl,-rpath,"$(cd "$out" && pwd)" -o "$out/test-programs/lh-probe"
   "$cc" "${common[@]}" Tests/Programs/lh_poller.c -o "$out/test-programs/lh-poller"
+  "$cc" "${common[@]}" Tests/Programs/lh_alloc_probe.c -lpthread -o "$out/test-programs/lh-alloc-probe"
 }
 
 case "$what" in

@@ -4,6 +4,9 @@
 #   sarif-pydantic  the SARIF 2.1.0 object model (pydantic): the log must load into it
 #   sarif-tools     the `sarif` CLI, a real SARIF consumer: `sarif summary`, `sarif csv` ...
 #   junitparser     a JUnit XML reader
+#   opentelemetry-proto, protobuf
+#                   the official OTLP protobuf definitions: the test collector of `loophunter ship`
+#                   (Tests/Receivers/otlp_receiver.py) decodes every request with them
 # Fast when already there (a stamp file records the pins). Prints nothing on success; on failure,
 # says what went wrong and which command installs what is missing. Needs no standard input.
 set -euo pipefail
@@ -11,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.build/validators-venv"
 stamp="$venv/.loophunter-validators"
-pins="sarif-pydantic==0.6.2 sarif-tools==3.0.5 junitparser==5.0.3"
+pins="sarif-pydantic==0.6.2 sarif-tools==3.0.5 junitparser==5.0.3 opentelemetry-proto==1.45.2 protobuf==7.36.2"
 
 if [[ -x "$venv/bin/python" && -f "$stamp" && "$(cat "$stamp")" == "$pins" ]]; then
   exit 0

@@ -7,11 +7,13 @@
 set -euo pipefail
 purpose=${1:-build}
 
-build_packages=(gcc libc6-dev libunwind-dev binutils)
+build_packages=(gcc libc6-dev libunwind-dev binutils zlib1g-dev)
+# zlib1g-dev: gzip of `ship` (CompressNIO links zlib).
 # llvm: llvm-symbolizer (the Swift toolchain ships one too); GTK 3/4 and Xvfb: the real-toolkit
-# tests; python3-venv: the SARIF/JUnit validators from PyPI; util-linux: setpriv (a test drops root).
+# tests; python3-venv: the SARIF/JUnit validators from PyPI; util-linux: setpriv (a test drops root); openssl: the TLS
+# collector of the ship tests makes its certificate.
 test_packages=(llvm pkg-config libgtk-3-dev libgtk-4-dev xvfb xauth gtk-3-examples gtk-4-examples
-               python3 python3-venv util-linux)
+               python3 python3-venv util-linux openssl)
 
 missing=()
 want=("${build_packages[@]}")

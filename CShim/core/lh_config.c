@@ -219,7 +219,8 @@ static void add_family(void *arg, const char *item, size_t n) {
         {"layout", LH_FAMILY_LAYOUT},
         {"loop", LH_FAMILY_LOOP},
         {"log", LH_FAMILY_LOG},
-        {"all", LH_FAMILY_LAYOUT | LH_FAMILY_LOOP | LH_FAMILY_LOG},
+        {"alloc", LH_FAMILY_ALLOC},
+        {"all", LH_FAMILY_LAYOUT | LH_FAMILY_LOOP | LH_FAMILY_LOG | LH_FAMILY_ALLOC},
         {"none", 0},
     };
     for (size_t i = 0; i < LH_ARRAY_COUNT(families); i++) {
@@ -228,7 +229,7 @@ static void add_family(void *arg, const char *item, size_t n) {
             return;
         }
     }
-    message_about_item(st, item, n, "unknown hook family (known: layout, loop, log, all, none)");
+    message_about_item(st, item, n, "unknown hook family (known: layout, alloc, loop, log, all, none)");
 }
 
 static void derive_lists(loader *ld, lh_config *cfg) {

@@ -115,9 +115,62 @@ static void history_json(lh_json *j, const lh_report_data *r) {
         } else {
             lh_json_i64(j, "wait_ms", h->wait_ms);
         }
+        if (r->alloc != NULL) {
+            lh_json_u64(j, "alloc_calls", h->alloc_calls);
+            lh_json_u64(j, "alloc_bytes", h->alloc_bytes);
+            lh_json_u64(j, "freed_bytes", h->freed_bytes);
+        } else {
+            lh_json_null(j, "alloc_calls");
+            lh_json_null(j, "alloc_bytes");
+            lh_json_null(j, "freed_bytes");
+        }
         lh_json_end_object(j);
     }
     lh_json_end_array(j);
+}
+
+static void alloc_json(lh_json *j, const lh_report_alloc *a) {
+    if (a == NULL) {
+        lh_json_null(j, "alloc");
+        return;
+    }
+    lh_json_begin_object(j, "alloc");
+    lh_json_u64(j, "iteration_calls", a->iteration_calls);
+    lh_json_u64(j, "iteration_bytes", a->iteration_bytes);
+    lh_json_u64(j, "iteration_freed_bytes", a->iteration_freed_bytes);
+    lh_json_u64(j, "live_bytes", a->live_bytes);
+    if (a->has_object) {
+        lh_json_begin_object(j, "object");
+        lh_json_u64(j, "bytes", a->object_bytes);
+        lh_json_u64(j, "calls", a->object_calls);
+        lh_json_u64(j, "layouts", a->object_layouts);
+        lh_json_end_object(j);
+    } else {
+        lh_json_null(j, "object");
+    }
+    if (a->growth_iterations != 0) {
+        lh_json_begin_object(j, "growth");
+        lh_json_u64(j, "iterations", a->growth_iterations);
+        lh_json_u64(j, "start_live_bytes", a->growth_start_live_bytes);
+        lh_json_end_object(j);
+    } else {
+        lh_json_null(j, "growth");
+    }
+    lh_json_begin_array(j, "top_allocators");
+    for (size_t i = 0; i < a->top_count; i++) {
+        const lh_report_allocator *t = &a->top[i];
+        lh_json_begin_object(j, NULL);
+        lh_json_hex(j, "address", t->address);
+        lh_json_string(j, "type", t->type);
+        lh_json_string(j, "name", t->name[0] != '\0' ? t->name : NULL);
+        lh_json_string(j, "hook", t->hook);
+        lh_json_u64(j, "bytes", t->bytes);
+        lh_json_u64(j, "calls", t->calls);
+        lh_json_u64(j, "layouts", t->layouts);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+    lh_json_end_object(j);
 }
 
 bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
@@ -134,7 +187,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
 
     lh_json_begin_object(&j, NULL);
     lh_json_string(&j, "schema", "loophunter/report");
-    lh_json_string(&j, "version", "1.1");
+    lh_json_string(&j, "version", "1.2");
     lh_json_string(&j, "kind", r->kind);
     lh_json_string(&j, "id", r->id);
     lh_json_string(&j, "time", time_text.data);
@@ -187,6 +240,8 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
         lh_json_string(&j, "format", r->warning->format);
         lh_json_end_object(&j);
     }
+
+    alloc_json(&j, r->alloc);
 
     lh_json_begin_array(&j, "loop_members");
     for (size_t i = 0; i < r->member_count; i++) {

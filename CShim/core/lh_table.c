@@ -18,13 +18,19 @@ int lh_table_init(lh_table *t, uint64_t capacity) {
     size_t size_bytes = (size_t)capacity * LH_SIZE_RING * sizeof(uint64_t);
     void *sizes = mmap(NULL, size_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                        -1, 0);
-    if (sizes == MAP_FAILED) {
+    size_t alloc_bytes = (size_t)capacity * sizeof(lh_slot_alloc);
+    void *allocs = sizes == MAP_FAILED ? MAP_FAILED
+                                       : mmap(NULL, alloc_bytes, PROT_READ | PROT_WRITE,
+                                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (sizes == MAP_FAILED || allocs == MAP_FAILED) {
         int e = errno;
         munmap(mem, bytes);
+        if (sizes != MAP_FAILED) munmap(sizes, size_bytes);
         return -e;
     }
     t->slots = mem;
     t->sizes = sizes;
+    t->allocs = allocs;
     t->capacity = capacity;
     t->mask = capacity - 1;
     atomic_store_explicit(&t->used, 0, memory_order_relaxed);
@@ -37,6 +43,7 @@ void lh_table_clear(lh_table *t) {
     /* MADV_DONTNEED on private anonymous memory: the next touch sees zero pages. */
     madvise(t->slots, (size_t)t->capacity * sizeof(lh_slot), MADV_DONTNEED);
     madvise((void *)t->sizes, (size_t)t->capacity * LH_SIZE_RING * sizeof(uint64_t), MADV_DONTNEED);
+    madvise(t->allocs, (size_t)t->capacity * sizeof(lh_slot_alloc), MADV_DONTNEED);
     atomic_store_explicit(&t->used, 0, memory_order_relaxed);
     atomic_store_explicit(&t->dropped, 0, memory_order_relaxed);
 }
@@ -89,6 +96,8 @@ bool lh_table_forget(lh_table *t, const void *object, unsigned hook) {
         atomic_store_explicit(&s->type, NULL, memory_order_relaxed);
         for (size_t r = 0; r < LH_SIZE_RING; r++)
             atomic_store_explicit(&t->sizes[i * LH_SIZE_RING + r], 0, memory_order_relaxed);
+        atomic_store_explicit(&t->allocs[i].bytes, 0, memory_order_relaxed);
+        atomic_store_explicit(&t->allocs[i].calls, 0, memory_order_relaxed);
         return true;
     }
     return false;

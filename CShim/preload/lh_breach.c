@@ -35,6 +35,8 @@ typedef struct lh_scratch {
     lh_hist history[LH_HISTORY_MAX];
     uint64_t object_sizes[LH_HISTORY_MAX];
     lh_object_desc object;
+    lh_report_alloc alloc;
+    lh_report_allocator allocators[LH_ALLOC_TOP];
     char id[64];
     char file_name[160];
     char thread_name[16];
@@ -84,6 +86,12 @@ void lh_breach_reset_after_fork(void) {
 }
 
 /* ---- throttling ----------------------------------------------------------------------------- */
+
+/* Frames in a breach's fingerprint. An alloc-storm in an object's layout is one finding whichever
+ * way the layout was reached: its fingerprint is the allocating function and its caller. */
+static size_t fingerprint_depth(const lh_breach *b) {
+    return b->object_slot != NULL ? 2 : LH_FINGERPRINT_DEPTH;
+}
 
 /* The in-process fingerprint of a breach: kind, hook, type text, the fingerprint text and the top
  * return addresses as they are (stable within a process, unlike across runs). Lets a repeat of a
@@ -169,18 +177,23 @@ static bool cap_admit(void) {
 
 /* ---- the report ----------------------------------------------------------------------------- */
 
+/* The stack without LoopHunter's own frames: those on top (the breach path) and those in the
+ * middle (a layout wrapper that stays on the stack while the layout it wraps runs). */
 static size_t capture(lh_scratch *s, bool *truncated) {
     int want = (int)lh_proc.cfg.max_frames + LH_SELF_FRAMES;
     int n = unw_backtrace(s->raw, want);
     if (n < 0) n = 0;
-    int first = 0;
-    while (first < n && (uintptr_t)s->raw[first] >= lh_proc.self_range.lo &&
-           (uintptr_t)s->raw[first] < lh_proc.self_range.hi)
-        first++;
-    size_t count = (size_t)(n - first);
-    *truncated = n == want || count > lh_proc.cfg.max_frames;
-    if (count > lh_proc.cfg.max_frames) count = lh_proc.cfg.max_frames;
-    for (size_t i = 0; i < count; i++) s->pcs[i] = (uintptr_t)s->raw[first + (int)i];
+    size_t count = 0;
+    for (int i = 0; i < n; i++) {
+        uintptr_t pc = (uintptr_t)s->raw[i];
+        if (pc >= lh_proc.self_range.lo && pc < lh_proc.self_range.hi) continue;
+        if (count == lh_proc.cfg.max_frames) {
+            *truncated = true;
+            return count;
+        }
+        s->pcs[count++] = pc;
+    }
+    *truncated = n == want;
     return count;
 }
 
@@ -240,9 +253,25 @@ static void name_file(lh_scratch *s, const char *kind, uint64_t seq) {
     lh_buf_put(&b, ".json");
 }
 
+/* The report's object's table slot: given (alloc-storm), looked up, or none (a named object). */
+static const lh_slot *object_slot(const lh_breach *b) {
+    if (b->object_slot != NULL) return b->object_slot;
+    return b->named_type == NULL ? lh_table_slot(&lh_proc.table, b->object, b->hook) : NULL;
+}
+
+/* The adapter that describes the report's object: its slot's hook's toolkit, or the hook's. */
+static const lh_toolkit *object_toolkit(const lh_breach *b) {
+    if (b->object_slot != NULL) {
+        uint64_t key = atomic_load_explicit(&b->object_slot->key, memory_order_relaxed);
+        unsigned hook = (unsigned)(key >> 56) - 1;
+        return hook < LH_HOOK_COUNT ? lh_hooks[hook].toolkit : NULL;
+    }
+    return lh_hooks[b->hook].toolkit;
+}
+
 /* The object's remembered size in each iteration of the history (its table slot's size ring). */
 static void object_sizes(const lh_breach *b, lh_scratch *s, size_t count) {
-    lh_slot *slot = b->named_type == NULL ? lh_table_slot(&lh_proc.table, b->object, b->hook) : NULL;
+    const lh_slot *slot = object_slot(b);
     for (size_t i = 0; i < count; i++)
         s->object_sizes[i] = slot != NULL ? lh_table_size_at(&lh_proc.table, slot, s->history[i].layout_iter)
                                           : LH_GEOMETRY_NONE;
@@ -295,6 +324,11 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .member_count = b->member_count,
     };
     object_sizes(b, s, r.history_count);
+    if (lh_alloc_describe(t, object_slot(b), &s->alloc, s->allocators)) {
+        s->alloc.growth_iterations = b->growth_iterations;
+        s->alloc.growth_start_live_bytes = b->growth_start_live;
+        r.alloc = &s->alloc;
+    }
     lh_buf json;
     lh_buf_init(&json, s->json, sizeof s->json);
     int result = -EOVERFLOW;
@@ -328,10 +362,10 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) {
     }
     bool truncated;
     size_t frame_count = capture(s, &truncated);
-    const lh_toolkit *tk = lh_hooks[b->hook].toolkit;
+    const lh_toolkit *tk = object_toolkit(b);
     const char *type = b->named_type != NULL ? b->named_type
                        : tk != NULL && tk->type_name != NULL ? tk->type_name(b->object) : NULL;
-    uint64_t raw = raw_fingerprint(b, type, s->pcs, frame_count);
+    uint64_t raw = raw_fingerprint(b, type, s->pcs, frame_count < fingerprint_depth(b) ? frame_count : fingerprint_depth(b));
     if (suppressed_early(raw, started)) {
         atomic_fetch_add_explicit(&lh_proc.reports_suppressed, 1, memory_order_relaxed); /* stat */
         scratch_give(s, mapped);
@@ -351,7 +385,7 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) {
 
     uint64_t fp = lh_report_fingerprint(b->kind, lh_hooks[b->hook].name, s->object.node.type,
                                         b->fingerprint_text, s->frames, frame_count, s->modules,
-                                        LH_FINGERPRINT_DEPTH);
+                                        fingerprint_depth(b));
     if (!throttle_admit(fp, raw, b->kind, s->object.node.type, started)) {
         atomic_fetch_add_explicit(&lh_proc.reports_suppressed, 1, memory_order_relaxed);
     } else if (!cap_admit()) {

@@ -236,16 +236,25 @@ bool lh_vfunc_enter(const void *object, unsigned hook, uint64_t size) {
     if (depth < cap) {
         r->vfunc_stack[depth].object = object;
         r->vfunc_stack[depth].hook = hook;
+        r->vfunc_stack[depth].outer_owner = t->alloc_owner;
     }
     r->vfunc_depth = depth + 1;
-    if (!chain_up) lh_layout_count(t, hook, object, size);
+    if (!chain_up) {
+        lh_slot *slot = lh_layout_count(t, hook, object, size);
+        /* Allocations until the matching leave are charged to this widget's layout (a chain-up
+         * keeps the owner its outer call set). Deeper than the stack: not charged. */
+        if (slot != NULL && depth < cap) t->alloc_owner = slot;
+    }
     return true;
 }
 
 void lh_vfunc_leave(bool pushed) {
     if (!pushed) return;
-    lh_thread_rec *r = lh_tls_data.rec;
-    if (r != NULL && r->vfunc_depth > 0) r->vfunc_depth--;
+    lh_tls *t = &lh_tls_data;
+    lh_thread_rec *r = t->rec;
+    if (r == NULL || r->vfunc_depth == 0) return;
+    uint32_t depth = --r->vfunc_depth;
+    if (depth < LH_ARRAY_COUNT(r->vfunc_stack)) t->alloc_owner = r->vfunc_stack[depth].outer_owner;
 }
 
 void lh_gtk_forget(const void *widget) {

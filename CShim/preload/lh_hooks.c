@@ -18,11 +18,13 @@
 #define LH_LOOP_HOOK(name, ret, params, args, wait) static ret(*real_##name) params;
 #define LH_LAYOUT_HOOK(name, toolkit, params, args, object) static void(*real_##name) params;
 #define LH_CUSTOM_HOOK(name, family, file) static void *real_##name;
+#define LH_ALLOC_HOOK(name)
 #define LH_VFUNC_HOOK(name, toolkit, streak)
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
 #undef LH_LAYOUT_HOOK
 #undef LH_CUSTOM_HOOK
+#undef LH_ALLOC_HOOK
 #undef LH_VFUNC_HOOK
 
 const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
@@ -32,12 +34,14 @@ const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
     [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, (void **)&real_##name, true},
 #define LH_CUSTOM_HOOK(name, family, file)                                                          \
     [LH_HOOK_##name] = {#name, LH_FAMILY_##family, NULL, &real_##name, false},
+#define LH_ALLOC_HOOK(name) [LH_HOOK_##name] = {#name, LH_FAMILY_ALLOC, NULL, NULL, false},
 #define LH_VFUNC_HOOK(name, toolkit, streak)                                                        \
     [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, NULL, streak},
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
 #undef LH_LAYOUT_HOOK
 #undef LH_CUSTOM_HOOK
+#undef LH_ALLOC_HOOK
 #undef LH_VFUNC_HOOK
 };
 
@@ -89,20 +93,33 @@ void *lh_hook_original(unsigned id) { return resolve(id); }
         return result;                                                                              \
     }
 
-/* A layout entry point: count, then call the original (a tail call: no frame of ours remains). */
+/* A layout entry point: count, then call the original. With allocation accounting on, the
+ * object is the allocation owner while the original runs (our frame stays on the stack); else the
+ * original is a tail call (no frame of ours remains). */
 #define LH_LAYOUT_HOOK(name, toolkit, params, args, object)                                         \
     LH_EXPORT void name params {                                                                    \
         void(*real) params = (void(*) params)resolve(LH_HOOK_##name);                               \
-        lh_layout_call(LH_HOOK_##name, (object));                                                   \
-        if (LH_LIKELY(real != NULL)) real args;                                                     \
+        lh_slot *slot = lh_layout_call(LH_HOOK_##name, (object));                                   \
+        if (LH_UNLIKELY(real == NULL)) return;                                                      \
+        if (slot == NULL || !atomic_load_explicit(&lh_alloc_on, memory_order_acquire)) {            \
+            real args;                                                                              \
+            return;                                                                                 \
+        }                                                                                           \
+        lh_tls *t = &lh_tls_data;                                                                   \
+        lh_slot *outer = t->alloc_owner;                                                            \
+        t->alloc_owner = slot;                                                                      \
+        real args;                                                                                  \
+        t->alloc_owner = outer;                                                                     \
     }
 
 #define LH_CUSTOM_HOOK(name, family, file) /* the wrapper is in `file` */
+#define LH_ALLOC_HOOK(name)                /* the wrapper is in lh_alloc.c */
 #define LH_VFUNC_HOOK(name, toolkit, streak)
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
 #undef LH_LAYOUT_HOOK
 #undef LH_CUSTOM_HOOK
+#undef LH_ALLOC_HOOK
 #undef LH_VFUNC_HOOK
 
 /* ---- public API (loophunter.h) -------------------------------------------------------------- */

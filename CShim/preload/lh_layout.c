@@ -221,7 +221,7 @@ static LH_NOINLINE __attribute__((cold)) void storm(lh_tls *t, unsigned hook, co
     if (gather_members(t, LH_LOOP_STORM, object, hook, &b)) lh_breach_report(t, &b);
 }
 
-void lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) {
+lh_slot *lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) {
     t->guard++;
     if (LH_UNLIKELY(t->layout_epoch != t->epoch || t->epoch == 0)) {
         int saved = errno;
@@ -250,4 +250,5 @@ void lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size
             note_max(t, r, hook, object, count);
     }
     t->guard--;
+    return s;
 }

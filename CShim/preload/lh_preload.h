@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "lh_config.h"
+#include "lh_json.h"
 #include "lh_modules.h"
 #include "lh_report.h"
 #include "lh_table.h"
@@ -31,11 +32,13 @@ enum lh_hook_id {
 #define LH_LOOP_HOOK(name, ...) LH_HOOK_##name,
 #define LH_LAYOUT_HOOK(name, ...) LH_HOOK_##name,
 #define LH_CUSTOM_HOOK(name, ...) LH_HOOK_##name,
+#define LH_ALLOC_HOOK(name) LH_HOOK_##name,
 #define LH_VFUNC_HOOK(name, ...) LH_HOOK_##name,
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
 #undef LH_LAYOUT_HOOK
 #undef LH_CUSTOM_HOOK
+#undef LH_ALLOC_HOOK
 #undef LH_VFUNC_HOOK
     LH_HOOK_COUNT
 };
@@ -62,7 +65,11 @@ static inline bool lh_hook_counts_layouts(unsigned h) {
 
 /* "layout", "loop", "log": the family of a hook (reports, summary). */
 static inline const char *lh_family_name(unsigned family) {
-    return family == LH_FAMILY_LAYOUT ? "layout" : family == LH_FAMILY_LOOP ? "loop" : family == LH_FAMILY_LOG ? "log" : "other";
+    return family == LH_FAMILY_LAYOUT ? "layout"
+           : family == LH_FAMILY_LOOP ? "loop"
+           : family == LH_FAMILY_LOG  ? "log"
+           : family == LH_FAMILY_ALLOC ? "alloc"
+                                      : "other";
 }
 
 /* ---- per-thread state (initial-exec TLS) ----------------------------------------------------- */
@@ -109,9 +116,20 @@ typedef struct lh_thread_rec {
     struct lh_vfunc_frame {
         const void *object;
         unsigned hook;
+        lh_slot *outer_owner;                  /* the allocation owner to restore on return */
     } vfunc_stack[128];                        /* owner-only: chain-ups are not counted twice */
     uint32_t history_next;                     /* owner-only: ring index */
     lh_hist history[LH_HISTORY_MAX];           /* owner-only: read only by the owner's breaches */
+    /* heap-growth detector (lh_alloc.c), owner-only */
+    uint64_t growth_run;                       /* epochs in a row in which the live heap grew */
+    uint64_t growth_start_live;                /* live bytes when the run began */
+    uint64_t growth_last_live;                 /* live bytes at the last epoch's end */
+    bool growth_has_last;
+    bool growth_reported;                      /* this run was reported */
+    struct {
+        _Atomic uint64_t calls, bytes, frees, freed_bytes;
+        _Atomic int valid;
+    } alloc_at_exit;                           /* the thread's allocation counts when it ended */
 } lh_thread_rec;
 
 /* Adds to a counter of the calling thread's own record: load + store, no locked instruction
@@ -127,7 +145,9 @@ typedef struct lh_tls {
     bool record_failed;           /* the record pool was full when this thread asked */
     bool layout_linked;           /* this layout iteration is back-to-back with the previous one */
     bool frame_driven;            /* a toolkit frame clock drives this thread's layout epochs */
+    bool past_first_epoch;        /* the current epoch is not the thread's first iteration or frame */
     uint64_t epoch;               /* process-unique id of the current iteration; 0: none yet */
+    uint64_t epoch_number;        /* the current epoch's iteration (or frame) number */
     uint64_t iteration;           /* event-loop iterations this thread began */
     uint64_t frame;               /* toolkit frames this thread began */
     uint64_t iter_start_ns;
@@ -139,6 +159,13 @@ typedef struct lh_tls {
     uint64_t layout_iter;         /* layout iterations of this thread */
     uint64_t layout_iter_start_ns;
     lh_thread_rec *rec;
+    /* Allocation accounting (lh_alloc.c), owner-only. */
+    struct lh_alloc_counts *alloc; /* this thread's own counters (lh_alloc.c); NULL: none */
+    uint8_t alloc_mode;           /* 0: none claimed yet; 1: own counters; 2: the shared counters */
+    bool alloc_armed;             /* the alloc-storm limits apply (a thread with iterations) */
+    lh_slot *alloc_owner;         /* the innermost object whose layout is running: charged too */
+    uint64_t alloc_limit_calls, alloc_limit_bytes;                 /* counts that make a storm */
+    uint64_t alloc_base_calls, alloc_base_bytes, alloc_base_freed; /* at the epoch's start */
 } lh_tls;
 
 extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
@@ -263,18 +290,66 @@ void lh_loop_scan_libraries(void) LH_HIDDEN;
 
 /* ---- layout counting and detectors ----------------------------------------------------------- */
 
-/* Counts one layout of `object` through `hook` (see lh_layout.c). */
+/* Counts one layout of `object` through `hook` (see lh_layout.c). Returns the object's table slot
+ * (NULL when the table is full): allocations made while the layout runs are charged to it. */
 /* `size`: the size being given to the object (width << 32 | height), or LH_GEOMETRY_NONE to ask
  * the hook's toolkit adapter when the streak detector needs it. */
-void lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) LH_HIDDEN;
+lh_slot *lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) LH_HIDDEN;
 
 /* The layout wrappers' entry: skip at once when our own work is running on this thread, or when
- * LoopHunter or the layout family is off (the kill switch costs one TLS load and one load). */
-static inline void lh_layout_call(unsigned hook, const void *object) {
+ * LoopHunter or the layout family is off (the kill switch costs one TLS load and one load).
+ * Returns the object's slot, or NULL when nothing was counted. */
+static inline lh_slot *lh_layout_call(unsigned hook, const void *object) {
     lh_tls *t = &lh_tls_data;
-    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return;
-    lh_layout_count(t, hook, object, LH_GEOMETRY_NONE);
+    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return NULL;
+    return lh_layout_count(t, hook, object, LH_GEOMETRY_NONE);
 }
+
+/* ---- allocation accounting (lh_alloc.c) ------------------------------------------------------ */
+
+/* A thread's allocation counters, in mapped memory so that other threads (the heap-growth
+ * detector, the summary) can read them. Written by the owning thread only: relaxed load + store,
+ * no locked instruction. The shared block (threads without one of their own) uses atomic adds. */
+typedef struct lh_alloc_counts {
+    _Atomic uint32_t state;       /* LH_ALLOC_FREE / LH_ALLOC_LIVE */
+    _Atomic int32_t tid;
+    _Atomic uint64_t calls;       /* allocations that returned a block (realloc included) */
+    _Atomic uint64_t bytes;       /* their usable bytes (malloc_usable_size) */
+    _Atomic uint64_t frees;       /* blocks freed (realloc's old block included) */
+    _Atomic uint64_t freed_bytes; /* their usable bytes */
+    uint64_t pad_[3];
+} lh_alloc_counts;
+
+enum { LH_ALLOC_FREE = 0, LH_ALLOC_LIVE = 1 };
+
+/* The hot path's one global check: LoopHunter is ready and the alloc family is on (set once at
+ * the end of start-up with release; read with acquire, a plain load on x86-64). */
+extern _Atomic int lh_alloc_on LH_HIDDEN;
+
+/* Maps the counters pool and creates the thread-exit key (start-up). Returns 0 or -errno. */
+int lh_alloc_init(void) LH_HIDDEN;
+/* The end of start-up: counting starts when LoopHunter is ready (and the pool is mapped). */
+void lh_alloc_start(bool ready) LH_HIDDEN;
+void lh_alloc_reset_after_fork(void) LH_HIDDEN;
+/* Copies the thread's allocation counts into its record as it ends (for the summary). */
+void lh_alloc_record_exit(const lh_tls *t, lh_thread_rec *r) LH_HIDDEN;
+/* The counters of live thread `tid` (calls, bytes, frees, freed bytes); false when it has none. */
+bool lh_alloc_counts_of_thread(int tid, uint64_t out[4]) LH_HIDDEN;
+/* The thread's counters now (its own, or zero when it has none). */
+void lh_alloc_thread_counts(const lh_tls *t, uint64_t *calls, uint64_t *bytes, uint64_t *frees,
+                            uint64_t *freed_bytes) LH_HIDDEN;
+/* A layout epoch of the thread ended (`h`: its history entry, filled with its allocations) and a
+ * new one begins: resets the per-iteration counts and limits, and runs the heap-growth detector on
+ * a thread with a record. Guard held. */
+void lh_alloc_epoch_end(lh_tls *t, lh_thread_rec *r, lh_hist *h) LH_HIDDEN;
+/* The running epoch's allocations so far (a report's own history entry). */
+void lh_alloc_epoch_so_far(const lh_tls *t, lh_hist *h) LH_HIDDEN;
+/* Fills a report's memory section (guard held, breach path). `slot`: the report's object's slot,
+ * or NULL. `top`: room for LH_ALLOC_TOP entries. Returns false when the alloc family is off. */
+#define LH_ALLOC_TOP 8
+bool lh_alloc_describe(const lh_tls *t, const lh_slot *slot, lh_report_alloc *out,
+                       lh_report_allocator *top) LH_HIDDEN;
+void lh_alloc_summary(lh_json *j) LH_HIDDEN;
 
 /* ---- breach reports -------------------------------------------------------------------------- */
 
@@ -293,6 +368,10 @@ typedef struct lh_breach {
     const char *named_type;
     const lh_report_warning *warning; /* toolkit-warning only */
     const char *fingerprint_text;     /* added to the fingerprint (a warning's format) */
+    /* alloc-storm: the object being laid out is described by its slot's hook (not b->hook, which
+     * is the allocation entry point); NULL: the object is b->object through b->hook. */
+    const lh_slot *object_slot;
+    uint64_t growth_iterations, growth_start_live; /* heap-growth only */
 } lh_breach;
 
 /* Captures the stack, throttles, writes the report. Called with the thread's guard held. */

@@ -113,6 +113,7 @@ static void after_fork_child(void) {
     lh_table_clear(&lh_proc.table);
     lh_thread_reset_after_fork();
     lh_breach_reset_after_fork();
+    lh_alloc_reset_after_fork();
     memset(lh_proc.throttle, 0, sizeof lh_proc.throttle);
 #define LH_ZERO(field) atomic_store_explicit(&lh_proc.field, 0, memory_order_relaxed)
     LH_ZERO(report_seq);
@@ -174,6 +175,8 @@ bool lh_init_slow(void) {
     prepare_dir();
     lh_loop_scan_libraries();
     lh_modules_range_of((const void *)lh_init_slow, &lh_proc.self_range);
+    if (lh_alloc_init() != 0)
+        say("loophunter: could not map ", "its allocation counters", "; allocations are not counted in this process");
     /* A process with an event-loop library is a GUI program: do the costly set-up now (libunwind's
      * first capture takes 0.3-1 ms). Any other process does it when a thread first lays out or
      * runs a known loop (lh_thread_record), if ever: /bin/true or curl never pays it. */
@@ -183,6 +186,7 @@ bool lh_init_slow(void) {
 out:
     /* release: publishes everything initialised above to lh_active's acquire load. */
     atomic_store_explicit(&lh_state, next, memory_order_release);
+    lh_alloc_start(next == LH_STATE_READY); /* the malloc hooks count from now on */
     lh_tls_data.guard--;
     errno = saved;
     return next == LH_STATE_READY;

@@ -58,6 +58,19 @@ static uint64_t record_layout_calls(const lh_thread_rec *r) {
     return sum;
 }
 
+/* A thread's allocation counts: its live counters, or what it had when it ended. */
+static bool alloc_of_record(const lh_thread_rec *r, uint32_t state, int tid, uint64_t out[4]) {
+    if (state == LH_REC_DONE || LOAD(r->alloc_at_exit.valid) != 0) {
+        if (LOAD(r->alloc_at_exit.valid) == 0) return false;
+        out[0] = LOAD(r->alloc_at_exit.calls);
+        out[1] = LOAD(r->alloc_at_exit.bytes);
+        out[2] = LOAD(r->alloc_at_exit.frees);
+        out[3] = LOAD(r->alloc_at_exit.freed_bytes);
+        return true;
+    }
+    return lh_alloc_counts_of_thread(tid, out);
+}
+
 static void threads_json(lh_json *j, uint64_t *iterations, uint64_t *layout_calls,
                          const lh_thread_rec **max_rec) {
     lh_json_begin_array(j, "threads");
@@ -86,6 +99,17 @@ static void threads_json(lh_json *j, uint64_t *iterations, uint64_t *layout_call
         lh_json_u64(j, "layout_iterations", LOAD(r->layout_iterations));
         lh_json_u64(j, "layout_calls", calls);
         lh_json_u64(j, "max_count", LOAD(r->max_count));
+        uint64_t alloc[4];
+        if (alloc_of_record(r, state, tid, alloc)) {
+            lh_json_begin_object(j, "alloc");
+            lh_json_u64(j, "calls", alloc[0]);
+            lh_json_u64(j, "bytes", alloc[1]);
+            lh_json_u64(j, "frees", alloc[2]);
+            lh_json_u64(j, "freed_bytes", alloc[3]);
+            lh_json_end_object(j);
+        } else {
+            lh_json_null(j, "alloc");
+        }
         lh_json_end_object(j);
     }
     lh_json_end_array(j);
@@ -125,7 +149,11 @@ static void hooks_json(lh_json *j) {
         /* resolved: the original was looked up (the host called it, or the process looked like a
          * GUI program at start-up) and found. Not looked up at exit: dlsym would cost a malloc. */
         lh_json_bool(j, "resolved", lh_hooks[h].real == NULL || __atomic_load_n(lh_hooks[h].real, __ATOMIC_RELAXED) != NULL);
-        lh_json_u64(j, "calls", calls);
+        if (lh_hooks[h].family == LH_FAMILY_ALLOC) {
+            lh_json_null(j, "calls"); /* counted as a family: the summary's `alloc` */
+        } else {
+            lh_json_u64(j, "calls", calls);
+        }
         lh_json_end_object(j);
     }
     lh_json_end_array(j);
@@ -207,7 +235,7 @@ static void compose(lh_json *j) {
 
     lh_json_begin_object(j, NULL);
     lh_json_string(j, "schema", "loophunter/summary");
-    lh_json_string(j, "version", "1.1");
+    lh_json_string(j, "version", "1.2");
     lh_json_string(j, "id", id);
     lh_json_string(j, "loophunter_version", LH_VERSION_STRING);
     lh_json_begin_object(j, "process");
@@ -271,6 +299,7 @@ static void compose(lh_json *j) {
     lh_json_end_object(j);
     fingerprints_json(j);
     lh_gtk_summary(j);
+    lh_alloc_summary(j);
     lh_json_end_object(j);
 }
 

@@ -67,6 +67,13 @@ static void clear_record(lh_thread_rec *r) {
     r->members_next = 0;
     memset(r->members, 0, sizeof r->members);
     memset(r->history, 0, sizeof r->history);
+    r->growth_run = r->growth_start_live = r->growth_last_live = 0;
+    r->growth_has_last = r->growth_reported = false;
+    atomic_store_explicit(&r->alloc_at_exit.valid, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->alloc_at_exit.calls, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->alloc_at_exit.bytes, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->alloc_at_exit.frees, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->alloc_at_exit.freed_bytes, 0, memory_order_relaxed);
 }
 
 static lh_thread_rec *claim(uint32_t from_state) {
@@ -95,6 +102,7 @@ static void thread_exit(void *arg) {
     lh_thread_rec *r = arg;
     if (r == NULL || lh_tls_data.rec != r) return; /* e.g. a stale value after fork */
     read_thread_name(r->name);
+    lh_alloc_record_exit(&lh_tls_data, r);
     lh_tls_data.rec = NULL;
     /* release: the summary writer (acquire) sees the final counters with the DONE state. */
     atomic_store_explicit(&r->state, LH_REC_DONE, memory_order_release);
@@ -123,26 +131,30 @@ lh_thread_rec *lh_thread_record(lh_tls *t) {
 
 /* ---- iterations ----------------------------------------------------------------------------- */
 
-static void push_history(lh_tls *t, lh_thread_rec *r, uint64_t now) {
+static lh_hist *push_history(lh_tls *t, lh_thread_rec *r, uint64_t now) {
     lh_hist *h = &r->history[r->history_next % LH_HISTORY_MAX];
     uint64_t end = t->busy_end_ns != 0 ? t->busy_end_ns : now;
-    h->iteration = t->frame_driven ? t->frame : t->iteration;
+    h->iteration = t->epoch_number;
     h->layout_iter = t->layout_epoch == t->epoch ? t->layout_iter : 0;
     h->start_us = (t->iter_start_ns - lh_proc.start_ns) / 1000;
     h->busy_us = end > t->iter_start_ns ? (end - t->iter_start_ns) / 1000 : 0;
     h->layout_calls = t->iter_layout_calls;
     h->wait_ms = t->busy_end_ns != 0 ? t->wait_ms : -2;
     r->history_next++;
+    return h;
 }
 
-/* Ends the current layout epoch (into the history) and starts a new one. */
-static void start_epoch(lh_tls *t, lh_thread_rec *r, uint64_t now) {
-    if (r != NULL && t->epoch != 0) push_history(t, r, now);
+/* Ends the current layout epoch (into the history) and starts a new one, numbered `number` (the
+ * iteration or the frame it is). */
+static void start_epoch(lh_tls *t, lh_thread_rec *r, uint64_t now, uint64_t number) {
+    lh_hist *h = r != NULL && t->epoch != 0 ? push_history(t, r, now) : NULL;
     /* relaxed: only uniqueness matters; each thread keeps its own epoch in TLS. */
     t->epoch = atomic_fetch_add_explicit(&lh_proc.epoch_next, 1, memory_order_relaxed) + 1;
+    t->epoch_number = number;
     t->iter_start_ns = now;
     t->busy_end_ns = 0;
     t->iter_layout_calls = 0;
+    lh_alloc_epoch_end(t, r, h); /* the ended epoch's allocations into h; may report heap-growth */
 }
 
 void lh_thread_new_iteration(lh_tls *t, bool claim) {
@@ -151,7 +163,10 @@ void lh_thread_new_iteration(lh_tls *t, bool claim) {
     if (r != NULL) lh_owner_add(&r->iterations, 1);
     t->iteration++;
     /* On a frame-driven thread the frames are the layout epochs; an iteration only counts. */
-    if (!t->frame_driven || t->epoch == 0) start_epoch(t, r, now);
+    if (!t->frame_driven || t->epoch == 0) {
+        t->past_first_epoch = t->iteration >= 2;
+        start_epoch(t, r, now, t->iteration);
+    }
 }
 
 void lh_thread_frame_begin(lh_tls *t) {
@@ -164,8 +179,9 @@ void lh_thread_frame_begin(lh_tls *t) {
         t->epoch = 0;
         t->frame_driven = true;
     }
-    start_epoch(t, r, now); /* the previous frame goes into the history under its own number */
     t->frame++;
+    t->past_first_epoch = t->frame >= 2;
+    start_epoch(t, r, now, t->frame); /* the previous frame goes into the history under its own number */
     if (r != NULL) lh_owner_add(&r->frames, 1);
 }
 
@@ -180,12 +196,13 @@ size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) {
     for (size_t i = past; i > 0; i--) out[n++] = r->history[(r->history_next - i) % LH_HISTORY_MAX];
     /* The running iteration, up to now. */
     uint64_t now = lh_now_ns();
-    out[n].iteration = t->frame_driven ? t->frame : t->iteration;
+    out[n].iteration = t->epoch_number;
     out[n].layout_iter = t->layout_epoch == t->epoch ? t->layout_iter : 0;
     out[n].start_us = (t->iter_start_ns - lh_proc.start_ns) / 1000;
     out[n].busy_us = (now - t->iter_start_ns) / 1000;
     out[n].layout_calls = t->iter_layout_calls;
     out[n].wait_ms = -2;
+    lh_alloc_epoch_so_far(t, &out[n]);
     return n + 1;
 }
 

@@ -28,6 +28,7 @@ int scenario_loop(void);
 int scenario_capped_loop(void);
 int scenario_oscillate(void);
 int scenario_alloc_storm(void);
+int scenario_leak(void);
 int scenario_threads(void);
 int scenario_fork(void);
 

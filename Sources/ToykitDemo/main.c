@@ -19,7 +19,8 @@ static const Scenario scenarios[] = {
     {"loop", "a layout feedback loop within one iteration (uncapped): Toolbar <-> StatusLabel", scenario_loop},
     {"capped-loop", "the same loop under the capped policy: 4 passes every frame for 150 frames", scenario_capped_loop},
     {"oscillate", "two panes resizing each other across iterations (uncapped), 150 iterations", scenario_oscillate},
-    {"alloc-storm", "a list view leaking a 256 KiB row cache per layout, 90 frames (capped)", scenario_alloc_storm},
+    {"alloc-storm", "a list view rebuilding its 72 MiB row cache on every layout, 30 frames (capped)", scenario_alloc_storm},
+    {"leak", "a list view leaking a 1 MiB row cache per layout, 90 frames (capped)", scenario_leak},
     {"threads", "two loops on two threads: 'ui-main' healthy, 'ui-worker' with the layout loop", scenario_threads},
     {"fork", "a healthy parent forks a child that runs the layout loop and exit(0)s", scenario_fork},
 };
@@ -56,7 +57,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < SCENARIO_COUNT; i++) {
         if (strcmp(arg, scenarios[i].name) == 0) {
             int status = scenarios[i].run();
-            /* Flush now, not at exit: a leak checker's exit hook (LeakSanitizer on alloc-storm)
+            /* Flush now, not at exit: a leak checker's exit hook (LeakSanitizer on leak)
              * may end the process before stdio's own flush. */
             fflush(stdout);
             return status;

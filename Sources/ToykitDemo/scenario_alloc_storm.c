@@ -1,24 +1,25 @@
 /*
- * scenario_alloc_storm.c — `alloc-storm` (CAPPED, ~1.5 s): a memory bug, not a layout loop.
+ * scenario_alloc_storm.c — `alloc-storm` (CAPPED, ~0.5 s): a memory bug, not a layout loop.
  *
  * TkWindow 'main' → "ListView" 'list' (alloc_storm_list_layout). A 60 Hz timer marks the list dirty
- * (its size unchanged), so it is laid out once per frame; each layout malloc()s a 256 KiB "row
- * cache", touches it and leaks it (only the latest is remembered, and only until the scenario
- * ends). The 90th layout quits (90 frames), leaving 90 x 256 KiB leaked.
+ * (its size unchanged), so it is laid out once per frame; each layout rebuilds the list's row cache
+ * from scratch: 1,536 rows of 48 KiB (72 MiB) allocated, the previous cache freed. Nothing leaks,
+ * but every frame allocates 72 MiB (LoopHunter's default LOOPHUNTER_ALLOC_BYTES is 64 MiB). The
+ * rows are not written to: only glibc's chunk headers touch memory. 30 frames, then it quits.
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "demo.h"
 
-#define ALLOC_STORM_LAYOUTS 90
-#define ALLOC_STORM_CACHE_BYTES (256 * 1024)
+#define ALLOC_STORM_LAYOUTS 30
+#define ALLOC_STORM_ROWS 1536
+#define ALLOC_STORM_ROW_BYTES (48 * 1024)
 
 typedef struct AllocStorm {
     TkLoop *loop;
     TkView *main, *list;
-    unsigned char *row_cache; /* the latest cache (the store keeps the compiler from eliding it) */
+    void *rows[ALLOC_STORM_ROWS]; /* the current row cache */
     unsigned long list_layouts;
     bool finished;
 } AllocStorm;
@@ -27,13 +28,14 @@ __attribute__((noinline)) void alloc_storm_list_layout(TkView *list);
 
 static const TkViewClass alloc_storm_list_class = {"ListView", alloc_storm_list_layout};
 
-/* THE BUG: a fresh row cache per layout, the old one dropped on the floor. */
+/* THE BUG: the whole row cache rebuilt on every layout instead of when the rows change. */
 __attribute__((noinline)) void alloc_storm_list_layout(TkView *list) {
     AllocStorm *s = tk_view_user_data(list);
-    unsigned char *cache = malloc(ALLOC_STORM_CACHE_BYTES);
-    if (!cache) abort();
-    memset(cache, 0xA5, ALLOC_STORM_CACHE_BYTES);
-    s->row_cache = cache; /* and never freed */
+    for (int i = 0; i < ALLOC_STORM_ROWS; i++) {
+        free(s->rows[i]);
+        s->rows[i] = malloc(ALLOC_STORM_ROW_BYTES);
+        if (s->rows[i] == NULL) abort();
+    }
     if (++s->list_layouts >= ALLOC_STORM_LAYOUTS) {
         s->finished = true;
         tk_loop_quit(s->loop);
@@ -48,7 +50,7 @@ static bool alloc_storm_tick(void *data) {
 }
 
 int scenario_alloc_storm(void) {
-    AllocStorm s = {0};
+    static AllocStorm s; /* 12 KiB of row pointers: not on the stack */
     s.loop = tk_loop_new(TK_LAYOUT_CAPPED);
     s.main = tk_view_new(&tk_window_class, "main");
     s.list = tk_view_new(&alloc_storm_list_class, "list");
@@ -61,9 +63,9 @@ int scenario_alloc_storm(void) {
 
     tk_loop_run(s.loop, DEMO_MAX_RUN_MS);
 
-    printf("alloc-storm: list layouts=%lu, row cache %d KiB each\n", s.list_layouts, ALLOC_STORM_CACHE_BYTES / 1024);
-    printf("alloc-storm: leaked %lu row caches (%lu KiB)\n", s.list_layouts,
-           s.list_layouts * (ALLOC_STORM_CACHE_BYTES / 1024));
+    printf("alloc-storm: list layouts=%lu, each rebuilt %d rows of %d KiB (%d MiB)\n", s.list_layouts,
+           ALLOC_STORM_ROWS, ALLOC_STORM_ROW_BYTES / 1024, ALLOC_STORM_ROWS * (ALLOC_STORM_ROW_BYTES / 1024) / 1024);
+    for (int i = 0; i < ALLOC_STORM_ROWS; i++) free(s.rows[i]);
     tk_view_dump(s.main);
     int status = s.finished ? 0 : 1;
     tk_loop_free(s.loop);

@@ -1,4 +1,5 @@
 import Foundation
+import LoopHunterReport
 
 /// The first line a tool prints for its version flag (for `loophunter doctor`).
 enum BatchToolVersion {
@@ -9,7 +10,7 @@ enum BatchToolVersion {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
+        guard (try? process.runWithDefaultSignalMask()) != nil else { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self).split(separator: "\n")

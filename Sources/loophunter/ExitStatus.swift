@@ -9,6 +9,11 @@ enum ExitStatus {
     static let unusable: Int32 = 2
     /// Findings, with --fail-on-breach.
     static let findings: Int32 = 3
+    /// `ship`: some reports are still pending (the collector could not be reached in time, or
+    /// answered with an error OTLP does not retry); running it again sends them (EX_TEMPFAIL).
+    static let stillPending: Int32 = 75
+    /// `ship` was stopped by Ctrl-C or SIGTERM (128 + SIGINT); the rest stays pending.
+    static let interrupted: Int32 = 130
     /// The program exists but cannot be executed (as in shells).
     static let cannotExecute: Int32 = 126
     /// The program was not found (as in shells).

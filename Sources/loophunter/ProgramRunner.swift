@@ -1,4 +1,5 @@
 import Foundation
+import LoopHunterReport
 import LoopHunterCLISupport
 
 /// Runs the program under test as a child: its stdin, stdout and stderr are loophunter's; signals
@@ -23,7 +24,7 @@ struct ProgramRunner {
         lh_relay_install()
         defer { lh_relay_uninstall() }
         do {
-            try process.run()
+            try process.runWithDefaultSignalMask()
         } catch {
             throw .cannotStart(arguments[0], error.localizedDescription)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopHunterShip
 
 /// `loophunter run -- PROGRAM ARGS...`: runs a program under the preload, then prints what it found.
 struct RunCommand: ParsableCommand {
@@ -17,6 +18,7 @@ struct RunCommand: ParsableCommand {
               loophunter run -- ./my-gtk-app --some-flag
               loophunter run --threshold 50 --fail-on-breach -- ./app
               loophunter run --dir /tmp/lh --format junit -o lh.xml -- ./app
+              loophunter run --ship http://collector:4318 -- ./app
 
             Exit status: the program's (128+N when signal N killed it); 3 when it exited 0 but \
             something was found and --fail-on-breach is given; 2 when the preload or the report \
@@ -32,7 +34,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("max-reports"), help: "Reports written per process at most (0-1000000; default 100).")
     var maxReports: Int?
 
-    @Option(help: ArgumentHelp("Hook families to switch on: layout, loop, log, all, none (comma-separated).", valueName: "list"))
+    @Option(help: ArgumentHelp("Hook families to switch on: \(HookFamily.acceptedNames.joined(separator: ", ")) (comma-separated; default all).", valueName: "list"))
     var hooks: String?
 
     @Option(help: ArgumentHelp("Report directory (default: a new one under $TMPDIR, kept and printed).", valueName: "dir"))
@@ -42,6 +44,14 @@ struct RunCommand: ParsableCommand {
     var preload: String?
 
     @OptionGroup var output: OutputOptions
+
+    @Option(help: ArgumentHelp("Ship each report to this collector as it is written, and the rest when the program ends (see `loophunter ship`).", valueName: "url"))
+    var ship: String?
+
+    @Option(name: .customLong("ship-format"), help: "With --ship: otlp or json.")
+    var shipFormat: PayloadFormat = .otlp
+
+    @OptionGroup(title: "Shipping (with --ship)") var shipping: ShipOptions
 
     /// Everything after `--`: never parsed as loophunter's own options, whatever the program takes.
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The program and its arguments, after --.", valueName: "program"))
@@ -54,11 +64,15 @@ struct RunCommand: ParsableCommand {
         try Self.check(threshold, "--threshold", 2...16_000_000, "layouts of one object in one iteration")
         try Self.check(streak, "--streak", 2...1_000_000, "back-to-back hot iterations")
         try Self.check(maxReports, "--max-reports", 0...1_000_000, "reports per process")
+        if let ship {
+            try shipping.checkInputs(url: ship, option: "--ship", format: shipFormat)
+        } else if shipping.tokenFile != nil || shipping.tokenEnv != nil || shipping.caFile != nil || shipping.insecure {
+            throw ValidationError("--token-file, --token-env, --ca-file and --insecure go with --ship URL; add --ship or drop them")
+        }
         if let hooks {
-            let known: Set = ["layout", "loop", "log", "all", "none"]
-            let unknown = hooks.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !known.contains($0) }
-            if !unknown.isEmpty || hooks.isEmpty {
-                throw ValidationError("--hooks \(hooks): unknown family \(unknown.joined(separator: ", ")); use layout, loop, log, all or none")
+            let unknown = HookFamily.unknownNames(in: hooks)
+            if !unknown.isEmpty {
+                throw ValidationError("--hooks \(hooks): unknown family \(unknown.joined(separator: ", ")); use a comma-separated list of \(HookFamily.acceptedNames.joined(separator: ", "))")
             }
         }
     }
@@ -83,6 +97,18 @@ struct RunCommand: ParsableCommand {
             Diagnostics.say("\(error)")
             throw ExitStatus.exit(ExitStatus.unusable)
         }
+        // --ship: ship live; the program's exit status stays run's (the final line tells what was sent).
+        var liveShipping: LiveShipping?
+        if let ship {
+            let configuration = try shipping.configuration(url: ship, option: "--ship", format: shipFormat, retryForDefault: 30,
+                                                           version: LoopHunterCommand.configuration.version)
+            do {
+                liveShipping = try LiveShipping(configuration: configuration, directory: reportDirectory)
+            } catch {
+                Diagnostics.say("--ship: \(error)")
+                throw ExitStatus.exit(ExitStatus.unusable)
+            }
+        }
 
         let status: Int32
         do {
@@ -101,6 +127,7 @@ struct RunCommand: ParsableCommand {
             }
         }
 
+        liveShipping?.finish()
         let reportStatus = ReportPipeline(directory: reportDirectory, options: output, defaultDescriptor: 2).execute()
         Diagnostics.say("reports are in \(reportDirectory)")
         if status != 0 { throw ExitStatus.exit(status) }

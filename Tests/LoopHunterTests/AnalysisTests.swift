@@ -8,8 +8,10 @@ struct AnalysisTests {
     @Test("reports group by kind, hook, type and app code, across processes")
     func grouping() throws {
         let a = try Fixtures.analysis()
-        #expect(a.reportCount == 5 && a.processes.count == 2 && a.problems.isEmpty)
-        #expect(a.findings.count == 4, "\(a.findings.map(\.title))")
+        #expect(a.reportCount == 8 && a.processes.count == 4 && a.problems.isEmpty)
+        #expect(a.findings.count == 7, "\(a.findings.map(\.title))")
+        #expect(a.findings.map(\.kind) == ["layout-storm", "layout-streak", "layout-storm", "layout-storm", "alloc-storm",
+                                          "layout-streak", "heap-growth"], "errors first, then by reports and time")
         let storm = try #require(a.findings.first { $0.object.name == "status" && $0.kind == "layout-storm" })
         #expect(storm.reportCount == 2 && storm.processes.map(\.pid) == [4101, 4207])
         #expect(storm.suppressed == 4, "the preload's throttled repeats, from the summary")

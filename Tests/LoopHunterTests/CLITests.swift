@@ -73,7 +73,7 @@ struct CLITests {
                              "trap 'exit 42' TERM; touch '\(ready)'; while :; do sleep 0.05; done"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithDefaultSignalMask()
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: ready) { usleep(25_000) }
         #expect(FileManager.default.fileExists(atPath: ready))
         kill(process.processIdentifier, SIGTERM)
@@ -206,7 +206,7 @@ struct CLITests {
         let sentinel = Process()
         sentinel.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sentinel.arguments = ["3"]
-        try sentinel.run()
+        try sentinel.runWithDefaultSignalMask()
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("lh-watch-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }
@@ -215,7 +215,7 @@ struct CLITests {
         watcher.arguments = ["watch", dir.path, "--until-exit", String(sentinel.processIdentifier), "--color", "never"]
         watcher.standardOutput = try FileHandle(forWritingTo: out)
         watcher.standardError = FileHandle.nullDevice
-        try watcher.run()
+        try watcher.runWithDefaultSignalMask()
         for _ in 0..<100 where !dir.exists { usleep(20_000) } // watch creates the directory
         usleep(200_000)
         let app = HostRun.underPreload([Native.demo, "loop"], dir: dir.path)

@@ -45,6 +45,10 @@ struct ConfigTests {
         .init(name: "MAX_REPORTS", min: 0, max: 1_000_000) { $0.max_reports },
         .init(name: "THROTTLE_SECS", min: 0, max: 31_536_000) { $0.throttle_secs },
         .init(name: "HISTORY", min: 1, max: 256) { $0.history },
+        .init(name: "ALLOC_BYTES", min: 1024, max: 1 << 40) { $0.alloc_bytes },
+        .init(name: "ALLOC_CALLS", min: 16, max: 4_000_000_000) { $0.alloc_calls },
+        .init(name: "GROWTH_BYTES", min: 1024, max: 1 << 40) { $0.growth_bytes },
+        .init(name: "GROWTH_ITERATIONS", min: 2, max: 1_000_000) { $0.growth_iterations },
     ]
 
     static let badNumbers = ["", "-5", "abc", "12abc", "1e3", " 7", "0x10", "99999999999999999999999",
@@ -58,7 +62,9 @@ struct ConfigTests {
         #expect(d.throttle_secs == 0 && d.history == 32 && !d.disable && !d.verbose)
         #expect(cText(d.dir) == "/tmp/loophunter-1000")
         #expect(cText(d.loop_libs) == "libglib-2.0.so,libtoykit.so")
-        #expect(d.families == UInt32(LH_FAMILY_LAYOUT | LH_FAMILY_LOOP | LH_FAMILY_LOG))
+        #expect(d.families == UInt32(LH_FAMILY_LAYOUT | LH_FAMILY_ALLOC | LH_FAMILY_LOOP | LH_FAMILY_LOG))
+        #expect(d.alloc_bytes == 64 << 20 && d.alloc_calls == 1_000_000)
+        #expect(d.growth_bytes == 64 << 20 && d.growth_iterations == 60)
     }
 
     @Test("bad whole numbers: one line each, default used", arguments: numerics)
@@ -201,12 +207,14 @@ struct ConfigDocumentationTests {
             let quoted = line.split(separator: "\"", omittingEmptySubsequences: false)  // text: 2nd string
             return (name, quoted.count > 3 ? String(quoted[3]) : "")
         }
-        #expect(rows.count == 13, "\(rows)")
+        #expect(rows.count == 17, "\(rows)")
         for (name, def) in rows {
             let row = docs.split(separator: "\n").first { $0.hasPrefix("| `LOOPHUNTER_\(name)`") }
             #expect(row != nil, "LOOPHUNTER_\(name) is not documented")
             if let row, !def.isEmpty {
-                #expect(row.contains("| `\(def)` |"), "documented default of LOOPHUNTER_\(name) is not \(def)")
+                // The default, alone or with a gloss: `67108864` (64 MiB).
+                #expect(row.contains("| `\(def)` |") || row.contains("| `\(def)` ("),
+                        "documented default of LOOPHUNTER_\(name) is not \(def)")
             }
         }
     }

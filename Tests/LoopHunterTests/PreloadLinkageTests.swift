@@ -39,9 +39,12 @@ struct PreloadLinkageTests {
             // Every row kind but LH_VFUNC_HOOK (vtable slots, not symbols) is an exported symbol.
             let exportedKinds = ["LH_LOOP_HOOK(", "LH_LAYOUT_HOOK(", "LH_CUSTOM_HOOK(", "LH_ALLOC_HOOK("]
             guard exportedKinds.contains(where: { line.hasPrefix($0) }) else { return nil }
-            return line.split(separator: "(")[1].split(separator: ",")[0].trimmingCharacters(in: .whitespaces)
+            // The name is the first argument: `LH_LOOP_HOOK(poll, ...)`, `LH_ALLOC_HOOK(malloc)`.
+            return line.split(separator: "(")[1].split(whereSeparator: { $0 == "," || $0 == ")" })[0]
+                .trimmingCharacters(in: .whitespaces)
         }
         #expect(hooks.contains("poll") && hooks.contains("tk_view_layout") && hooks.contains("g_object_new"))
+        #expect(hooks.contains("malloc") && hooks.contains("free") && hooks.contains("posix_memalign"))
         let api: Set<String> = ["loophunter_iteration_mark", "loophunter_version"]
         #expect(exported == Set(hooks).union(api), "unexpected: \(exported.subtracting(Set(hooks).union(api))), missing: \(Set(hooks).union(api).subtracting(exported))")
     }

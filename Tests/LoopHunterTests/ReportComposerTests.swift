@@ -7,8 +7,9 @@ import Testing
 /// contain, and the Swift model reads back what it wrote.
 @Suite("report composer")
 struct ReportComposerTests {
-    /// Composes a report whose object type and name are `type` and `name` (raw bytes).
-    static func compose(type: [UInt8], name: [UInt8], capacity: Int = 64 * 1024) -> (ok: Bool, text: Data) {
+    /// Composes a report whose object type and name are `type` and `name` (raw bytes); with
+    /// `alloc`, with a memory side (schema 1.2) as a heap-growth report would have it.
+    static func compose(type: [UInt8], name: [UInt8], capacity: Int = 64 * 1024, alloc: Bool = false) -> (ok: Bool, text: Data) {
         var object = lh_object_desc()
         object.address = 0x1234
         withUnsafeMutableBytes(of: &object.node.type) { raw in
@@ -17,13 +18,35 @@ struct ReportComposerTests {
         withUnsafeMutableBytes(of: &object.node.name) { raw in
             for (i, b) in name.prefix(raw.count - 1).enumerated() { raw[i] = b }
         }
-        var history = [lh_hist(iteration: 3, layout_iter: 2, start_us: 10, busy_us: 5, layout_calls: 101, wait_ms: -2)]
+        var history = [lh_hist(iteration: 3, layout_iter: 2, start_us: 10, busy_us: 5, layout_calls: 101, wait_ms: -2,
+                               alloc_calls: 7, alloc_bytes: 1 << 40, freed_bytes: 3)]
         let strings = CStrings(["layout-storm", "abc-1-1", "/usr/bin/app\n\"x\"", "ui", "tk_view_layout",
                                 "layout", "toykit", "layouts in one iteration", "/lib/libx.so"])
         var module = lh_module()
         module.base = 0x1000
         module.path = UnsafePointer(strings.pointers[8])
         var frame = lh_frame(pc: 0x1100, offset: 0x100, module: 0, symbol: nil, symbol_offset: 0)
+        var allocator = lh_report_allocator()
+        allocator.address = 0x5555_0000_1234
+        allocator.hook = UnsafePointer(strings.pointers[4])
+        withUnsafeMutableBytes(of: &allocator.type) { raw in
+            for (i, b) in "List\"View".utf8.enumerated() { raw[i] = b }
+        }
+        allocator.bytes = 67_369_984
+        allocator.calls = 64
+        allocator.layouts = 64
+        var memory = lh_report_alloc()
+        memory.iteration_calls = 12
+        memory.iteration_bytes = UInt64.max
+        memory.iteration_freed_bytes = 4096
+        memory.live_bytes = 67_370_632
+        memory.has_object = true
+        memory.object_bytes = 9016
+        memory.object_calls = 131
+        memory.object_layouts = 62
+        memory.growth_iterations = 64
+        memory.growth_start_live_bytes = 648
+        memory.top_count = 1
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
         var out = lh_buf()
@@ -32,30 +55,36 @@ struct ReportComposerTests {
             history.withUnsafeMutableBufferPointer { h in
                 withUnsafePointer(to: &module) { m in
                     withUnsafePointer(to: &frame) { f in
-                        var data = lh_report_data()
-                        data.kind = UnsafePointer(strings.pointers[0])
-                        data.id = UnsafePointer(strings.pointers[1])
-                        data.wall_ns = 1_795_240_537_317_967_347
-                        data.pid = 42
-                        data.ppid = 1
-                        data.executable = UnsafePointer(strings.pointers[2])
-                        data.tid = 43
-                        data.thread_name = UnsafePointer(strings.pointers[3])
-                        data.hook = UnsafePointer(strings.pointers[4])
-                        data.family = UnsafePointer(strings.pointers[5])
-                        data.toolkit = UnsafePointer(strings.pointers[6])
-                        data.object = objectPtr
-                        data.count = 101
-                        data.threshold = 100
-                        data.count_unit = UnsafePointer(strings.pointers[7])
-                        data.history = UnsafePointer(h.baseAddress)
-                        data.history_count = 1
-                        data.frames = f
-                        data.frame_count = 1
-                        data.modules = m
-                        data.module_count = 1
-                        data.fingerprint = 0xabc
-                        return lh_report_compose(&out, &data)
+                        withUnsafePointer(to: &allocator) { top in
+                            memory.top = top
+                            return withUnsafePointer(to: &memory) { memoryPtr in
+                                var data = lh_report_data()
+                                data.kind = UnsafePointer(strings.pointers[0])
+                                data.id = UnsafePointer(strings.pointers[1])
+                                data.wall_ns = 1_795_240_537_317_967_347
+                                data.pid = 42
+                                data.ppid = 1
+                                data.executable = UnsafePointer(strings.pointers[2])
+                                data.tid = 43
+                                data.thread_name = UnsafePointer(strings.pointers[3])
+                                data.hook = UnsafePointer(strings.pointers[4])
+                                data.family = UnsafePointer(strings.pointers[5])
+                                data.toolkit = UnsafePointer(strings.pointers[6])
+                                data.object = objectPtr
+                                data.count = 101
+                                data.threshold = 100
+                                data.count_unit = UnsafePointer(strings.pointers[7])
+                                data.history = UnsafePointer(h.baseAddress)
+                                data.history_count = 1
+                                data.alloc = alloc ? memoryPtr : nil
+                                data.frames = f
+                                data.frame_count = 1
+                                data.modules = m
+                                data.module_count = 1
+                                data.fingerprint = 0xabc
+                                return lh_report_compose(&out, &data)
+                            }
+                        }
                     }
                 }
             }
@@ -88,5 +117,37 @@ struct ReportComposerTests {
         let (ok, text) = Self.compose(type: Array("T".utf8), name: [], capacity: 300)
         #expect(!ok)
         #expect(text.count < 300)
+    }
+
+    @Test("the memory side (schema 1.2) reads back as written; without it, alloc and the history's counts are null")
+    func memory() throws {
+        let (ok, text) = Self.compose(type: Array("T".utf8), name: [], alloc: true)
+        #expect(ok)
+        guard case .report(let report) = try ReportFile.decode(text, path: "alloc.json") else {
+            Issue.record("not a report")
+            return
+        }
+        #expect(report.version == "1.2")
+        let alloc = try #require(report.alloc)
+        #expect(alloc.iterationCalls == 12 && alloc.iterationBytes == UInt64.max && alloc.iterationFreedBytes == 4096)
+        #expect(alloc.liveBytes == 67_370_632)
+        #expect(alloc.object?.bytes == 9016 && alloc.object?.calls == 131 && alloc.object?.layouts == 62)
+        #expect(alloc.growth?.iterations == 64 && alloc.growth?.startLiveBytes == 648)
+        let top = try #require(alloc.topAllocators.first)
+        #expect(alloc.topAllocators.count == 1)
+        #expect(top.address == "0x555500001234" && top.type == "List\"View" && top.name == nil && top.hook == "tk_view_layout")
+        #expect(top.bytes == 67_369_984 && top.calls == 64 && top.layouts == 64)
+        let entry = try #require(report.history.first)
+        #expect(entry.allocCalls == 7 && entry.allocBytes == 1 << 40 && entry.freedBytes == 3)
+
+        let (_, plain) = Self.compose(type: Array("T".utf8), name: [])
+        let json = try #require(String(data: plain, encoding: .utf8))
+        #expect(json.contains("\"alloc\": null") && json.contains("\"alloc_bytes\": null"), "explicit nulls: \(json)")
+        guard case .report(let off) = try ReportFile.decode(plain, path: "off.json") else {
+            Issue.record("not a report")
+            return
+        }
+        #expect(off.alloc == nil)
+        #expect(off.history.first.map { $0.allocCalls == nil && $0.allocBytes == nil && $0.freedBytes == nil } == true)
     }
 }

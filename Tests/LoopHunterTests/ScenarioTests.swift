@@ -15,13 +15,22 @@ struct ScenarioTests {
         let name: String?
         /// Names that must be listed as the rest of the loop.
         let members: [String]
-        /// A function of the scenario that must be on the report's stack, with its source file.
+        /// A function of the scenario that must be on the report's stack, with its source file
+        /// (nil: none is required, as for a heap growth, whose stack is where the loop noticed).
         let function: String?
         let file: String?
         let threadName: String?
         /// Processes that write a summary (fork: parent and child).
         let processes: Int
+        /// The object whose layouts must head the report's `alloc.top_allocators`.
+        var allocator: Allocator? = nil
         var testDescription: String { scenario }
+
+        /// A top allocator: its type, and more than this many bytes allocated by its layouts.
+        struct Allocator: Sendable {
+            let type: String
+            let moreThanBytes: UInt64
+        }
     }
 
     static let expectations: [Expectation] = [
@@ -36,8 +45,11 @@ struct ScenarioTests {
         .init(scenario: "oscillate", kind: "layout-streak", type: "Pane", name: nil,
               members: [], function: "oscillate_split_layout", file: "scenario_oscillate.c",
               threadName: "toykit-demo", processes: 1),
-        .init(scenario: "alloc-storm", kind: nil, type: nil, name: nil, members: [], function: nil,
-              file: nil, threadName: nil, processes: 1),
+        .init(scenario: "alloc-storm", kind: "alloc-storm", type: "ListView", name: "list", members: [],
+              function: "alloc_storm_list_layout", file: "scenario_alloc_storm.c", threadName: "toykit-demo",
+              processes: 1, allocator: .init(type: "ListView", moreThanBytes: 64 << 20)),
+        .init(scenario: "leak", kind: "heap-growth", type: "(process heap)", name: nil, members: [], function: nil,
+              file: nil, threadName: "toykit-demo", processes: 1, allocator: .init(type: "ListView", moreThanBytes: 64 << 20)),
         .init(scenario: "threads", kind: "layout-storm", type: "StatusLabel", name: "worker-status",
               members: ["worker-toolbar"], function: "loop_toolbar_layout", file: "scenario_loop.c",
               threadName: "ui-worker", processes: 1),
@@ -68,6 +80,7 @@ struct ScenarioTests {
                 #expect(summary.reports.breaches == 0)
                 #expect(summary.layoutCalls > 0, "layouts were counted")
                 #expect(summary.max?.count == 1, "no view is laid out twice in one healthy iteration")
+                #expect(summary.alloc.map { $0.mallocIsOurs && $0.calls > 0 } == true, "allocations were counted")
             }
             return
         }
@@ -75,32 +88,49 @@ struct ScenarioTests {
         let report = try #require(reports.first)
         #expect(report.kind == kind)
         #expect(report.object.type == e.type)
-        if let name = e.name {
-            #expect(report.object.name == name)
+        if kind == "heap-growth" {
+            // The process heap: no view, no address, no ancestors.
+            #expect(report.object.name == nil && report.object.address == "0x0" && report.object.ancestors.isEmpty)
+            #expect(report.object.path == "(process heap)" && report.object.geometry == nil)
         } else {
-            // Two equal siblings fight: either may be named; the other must be the member.
-            let names = Set([report.object.name] + report.loopMembers.map(\.name))
-            #expect(names == ["left", "right"], "\(names)")
+            if let name = e.name {
+                #expect(report.object.name == name)
+            } else {
+                // Two equal siblings fight: either may be named; the other must be the member.
+                let names = Set([report.object.name] + report.loopMembers.map(\.name))
+                #expect(names == ["left", "right"], "\(names)")
+            }
+            #expect(report.object.path.hasSuffix("'\(report.object.name ?? "")'"))
+            #expect(report.object.ancestors.first?.type == "TkWindow")
         }
         for member in e.members {
             #expect(report.loopMembers.contains { $0.name == member }, "members: \(report.loopMembers)")
         }
         #expect(report.count >= report.threshold)
         #expect(report.thread.name == e.threadName)
-        #expect(report.object.path.hasSuffix("'\(report.object.name ?? "")'"))
-        #expect(report.object.ancestors.first?.type == "TkWindow")
         #expect(!report.history.isEmpty && report.history.last?.iteration == report.thread.iteration)
         #expect(!report.frames.isEmpty && report.frames.allSatisfy { $0.module != nil && $0.buildId != nil })
         #expect(report.frames.first?.module?.hasSuffix("libloophunter.so") == false,
                 "the first frame is the host's caller, not LoopHunter")
 
-        // After symbolization the scenario's own layout function is on the stack, with its file.
-        let locations = try Symbolizer.symbolize(report.frames)
-        let hit = locations.compactMap { $0 }.first { $0.function == e.function }
-        #expect(hit != nil, "frames: \(locations.compactMap { $0?.function })")
-        #expect(hit?.file.hasSuffix(e.file ?? "") == true && (hit?.line ?? 0) > 0)
+        // After symbolization the scenario's own function is on the stack, with its file.
+        if let function = e.function {
+            let locations = try Symbolizer.symbolize(report.frames)
+            let hit = locations.compactMap { $0 }.first { $0.function == function }
+            #expect(hit != nil, "frames: \(locations.compactMap { $0?.function })")
+            #expect(hit?.file.hasSuffix(e.file ?? "") == true && (hit?.line ?? 0) > 0)
+        }
 
-        if kind == "layout-streak" {
+        // The memory side: the alloc family is on by default, in every report.
+        let alloc = try #require(report.alloc, "schema 1.2 reports carry the memory side")
+        #expect(report.history.allSatisfy { $0.allocCalls != nil && $0.allocBytes != nil && $0.freedBytes != nil })
+        if let allocator = e.allocator {
+            let top = try #require(alloc.topAllocators.first, "top allocators: \(alloc.topAllocators)")
+            #expect(top.type == allocator.type && top.bytes > allocator.moreThanBytes, "\(top)")
+        }
+
+        switch kind {
+        case "layout-streak":
             let streak = try #require(report.streak)
             #expect(report.threshold == 60 && report.count >= 60)
             if e.scenario == "capped-loop" {
@@ -108,8 +138,24 @@ struct ScenarioTests {
             } else {
                 #expect(streak.sizeBefore != streak.sizeAfter, "oscillating panes change size")
             }
-        } else {
+        case "alloc-storm":
+            // 1,536 rows of 48 KiB per layout cross the 64 MiB limit in every layout of the list
+            // (reported from the thread's second iteration on, then throttled).
+            #expect(report.hook.family == "alloc" && report.countUnit == "bytes allocated in one iteration")
+            #expect(report.threshold == 64 << 20 && report.count > report.threshold)
+            #expect(alloc.iterationBytes == report.count && report.history.last?.allocBytes == report.count)
+            #expect(alloc.object.map { $0.layouts >= 1 && $0.bytes > 64 << 20 } == true, "what the list's layouts allocated")
+            #expect(alloc.growth == nil)
+        case "heap-growth":
+            // 1 MiB leaked per frame: more than 64 MiB in 60 or more growing iterations in a row.
+            #expect(report.hook.name == "malloc" && report.hook.family == "alloc")
+            #expect(report.countUnit == "bytes of heap growth" && report.threshold == 64 << 20)
+            let growth = try #require(alloc.growth)
+            #expect(growth.iterations >= 60 && alloc.liveBytes >= growth.startLiveBytes + report.count)
+            #expect(alloc.object == nil)
+        default:
             #expect(report.count == 101 && report.threshold == 100)
+            #expect(alloc.object.map { $0.layouts >= 101 } == true, "the looping object's layouts")
         }
 
         // The reporting process's summary accounts for what happened.
@@ -121,6 +167,9 @@ struct ScenarioTests {
         #expect(summary.threads.contains { $0.tid == report.thread.tid && $0.name == e.threadName })
         #expect(summary.table.droppedCalls == 0 && summary.table.objects >= 2)
         #expect(summary.config["LOOPHUNTER_THRESHOLD"] == .number(100))
+        let counted = try #require(summary.alloc, "the alloc family is on by default")
+        #expect(counted.mallocIsOurs && counted.calls > 0 && counted.threadsWithoutCounters == 0)
+        #expect(summary.hooks.filter { $0.family == "alloc" }.allSatisfy { $0.enabled && $0.calls == nil })
         if e.scenario == "fork" {
             let parent = try #require(summaries.first { $0.process.pid != report.process.pid })
             #expect(report.process.ppid == parent.process.pid, "the child reported under its own pid")

@@ -28,7 +28,19 @@
     X(max_reports, "MAX_REPORTS", 100, 0, 1000000, "breach reports written per process at most") \
     X(throttle_secs, "THROTTLE_SECS", 0, 0, 31536000,                                             \
       "one report per fingerprint per this many seconds; 0: one per fingerprint per process")     \
-    X(history, "HISTORY", 32, 1, 256, "event-loop iterations of history kept in each report")
+    X(history, "HISTORY", 32, 1, 256, "event-loop iterations of history kept in each report")     \
+    X(alloc_bytes, "ALLOC_BYTES", 67108864, 1024, UINT64_C(1099511627776),                         \
+      "bytes allocated by one thread in one event-loop iteration above which an alloc-storm is "   \
+      "reported")                                                                                  \
+    X(alloc_calls, "ALLOC_CALLS", 1000000, 16, 4000000000,                                          \
+      "allocation calls of one thread in one event-loop iteration above which an alloc-storm is "  \
+      "reported")                                                                                  \
+    X(growth_bytes, "GROWTH_BYTES", 67108864, 1024, UINT64_C(1099511627776),                       \
+      "net growth of the process's live heap over a growth run above which a heap-growth is "      \
+      "reported")                                                                                  \
+    X(growth_iterations, "GROWTH_ITERATIONS", 60, 2, 1000000,                                      \
+      "iterations in a row in which the live heap grew (a growth run) before a heap-growth can be "\
+      "reported")
 
 /* On/off variables: field, suffix, default, meaning. */
 #define LH_CONFIG_FLAGS(X)                                                                          \
@@ -41,7 +53,8 @@
     X(dir, "DIR", 3072, "", "report directory (created 0700; must be owned by you, not group/world writable)") \
     X(loop_libs, "LOOP_LIBS", 512, "libglib-2.0.so,libtoykit.so",                                 \
       "comma-separated library names whose poll() calls mark event-loop iterations")              \
-    X(hooks, "HOOKS", 128, "layout,loop,log", "comma-separated hook families to enable (layout, loop, log)")
+    X(hooks, "HOOKS", 128, "layout,alloc,loop,log",                                                \
+      "comma-separated hook families to enable (layout, alloc, loop, log)")
 
 #define LH_CONFIG_MAX_LOOP_LIBS 8
 #define LH_CONFIG_MAX_MESSAGES 16
@@ -52,6 +65,7 @@ enum {
     LH_FAMILY_LAYOUT = 1u << 0, /* layout entry points of toolkits, GTK class vtables, frame clocks */
     LH_FAMILY_LOOP = 1u << 1,   /* poll()-family: event-loop iteration boundaries */
     LH_FAMILY_LOG = 1u << 2,    /* GLib logging: toolkit warnings */
+    LH_FAMILY_ALLOC = 1u << 3,  /* the malloc family: allocation accounting */
 };
 
 typedef struct lh_config {

@@ -20,6 +20,9 @@ typedef struct lh_hist {
     uint64_t busy_us;       /* from the loop's wake-up to its next wait (or to the report) */
     uint32_t layout_calls;  /* layout calls counted on the thread in that iteration */
     int32_t wait_ms;        /* how long the loop then asked to sleep; -1: forever; -2: unknown */
+    uint64_t alloc_calls;   /* allocations made by the thread in that iteration (alloc family on) */
+    uint64_t alloc_bytes;   /* their usable bytes */
+    uint64_t freed_bytes;   /* usable bytes the thread freed in that iteration */
 } lh_hist;
 
 typedef struct lh_view_name {
@@ -55,8 +58,30 @@ typedef struct lh_report_member {
     uint64_t count;          /* same unit as the report's count */
 } lh_report_member;
 
+/* An object whose layouts allocated: what was allocated while its layout ran (whole run). */
+typedef struct lh_report_allocator {
+    uintptr_t address;
+    const char *hook;
+    char type[64];
+    char name[64];
+    uint64_t bytes, calls;   /* allocated while its layout (through `hook`) ran */
+    uint64_t layouts;        /* its layouts through `hook` */
+} lh_report_allocator;
+
+/* The memory side of a report (NULL when the alloc family is off). */
+typedef struct lh_report_alloc {
+    uint64_t iteration_calls, iteration_bytes, iteration_freed_bytes; /* the thread, this iteration */
+    uint64_t live_bytes;             /* the process's live heap, as counted since LoopHunter started */
+    bool has_object;                 /* the report's object was laid out: what its layouts allocated */
+    uint64_t object_bytes, object_calls, object_layouts;
+    uint64_t growth_iterations;      /* heap-growth: the length of the growth run; else 0 */
+    uint64_t growth_start_live_bytes;
+    const lh_report_allocator *top;  /* the objects whose layouts allocated most, most first */
+    size_t top_count;
+} lh_report_alloc;
+
 typedef struct lh_report_data {
-    const char *kind;            /* "layout-storm", "layout-streak" */
+    const char *kind;            /* "layout-storm", "layout-streak", "toolkit-warning", "alloc-storm", "heap-growth" */
     const char *id;              /* unique: run tag, pid, sequence */
     uint64_t wall_ns;
     int pid, ppid;
@@ -81,6 +106,7 @@ typedef struct lh_report_data {
     const char *history_unit;     /* "iteration" or "frame" */
     const uint64_t *object_sizes; /* per history entry: the object's size then, LH_GEOMETRY_NONE unknown */
     const lh_report_warning *warning;
+    const lh_report_alloc *alloc;
     const lh_frame *frames;
     size_t frame_count;
     bool frames_truncated;

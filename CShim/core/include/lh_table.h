@@ -45,8 +45,16 @@ typedef struct lh_slot {
 
 #define LH_SIZE_RING 8 /* sizes remembered per slot: the run-up shown in a report */
 
+/* Per slot: what was allocated while the object's layout (through this hook) was running on its
+ * thread, over the whole run. Written by that thread only (relaxed load + store). */
+typedef struct lh_slot_alloc {
+    _Atomic uint64_t bytes;
+    _Atomic uint64_t calls;
+} lh_slot_alloc;
+
 typedef struct lh_table {
     lh_slot *slots;
+    lh_slot_alloc *allocs;        /* per slot, same index (mapped lazily: untouched pages cost nothing) */
     /* Per slot, LH_SIZE_RING entries (layout_iter + 1) << 32 | width << 16 | height, indexed by
      * layout_iter % LH_SIZE_RING, written by the thread laying the object out (relaxed). */
     _Atomic uint64_t *sizes;
@@ -111,6 +119,11 @@ static inline uint32_t lh_slot_count(lh_slot *s, uint64_t epoch, bool *rolled, u
     *rolled = true;
     *rolled_from = w;
     return 1;
+}
+
+/* The allocation totals of slot `s`. */
+static inline lh_slot_alloc *lh_table_alloc_of(lh_table *t, const lh_slot *s) {
+    return &t->allocs[s - t->slots];
 }
 
 /* Statistics (relaxed reads). */

@@ -30,16 +30,16 @@ public struct Analyzer: Sendable {
         var keys: [StackKey: String] = [:]
         for located in collection.reports {
             let report = located.report
-            let message = report.warning.map { $0.format ?? $0.message }
-            let stackKey = StackKey(kind: report.kind, hook: report.hook.name, type: report.object.type,
-                                    message: message, frames: report.frames)
+            let hook = Self.groupHook(of: report), detail = Self.groupDetail(of: report)
+            let stackKey = StackKey(kind: report.kind, hook: hook, type: report.object.type,
+                                    detail: detail, frames: report.frames)
             let key: String
             if let known = keys[stackKey] {
                 key = known
             } else {
                 let frames = symbolizedFrames(report, lookups: lookups, inProcessNames: inProcessNames)
-                key = Self.groupKey(kind: report.kind, hook: report.hook.name, type: report.object.type,
-                                    message: message, frames: frames)
+                key = Self.groupKey(kind: report.kind, hook: hook, type: report.object.type,
+                                    detail: detail, frames: frames)
                 keys[stackKey] = key
                 notes.formUnion(frames.compactMap(\.note))
                 if stacks[key] == nil { stacks[key] = frames }
@@ -71,13 +71,13 @@ public struct Analyzer: Sendable {
             symbolizationNotes: notes.sorted())
     }
 
-    /// The stable group fingerprint: kind, hook, object type, a warning's format, and the top app
-    /// frames (by function name, else module and offset), or the top toolkit frames when no app
-    /// frame is known.
-    public static func groupKey(kind: String, hook: String, type: String, message: String? = nil,
+    /// The stable group fingerprint: kind, hook (``groupHook(of:)``), object type, detail
+    /// (``groupDetail(of:)``), and the top app frames (by function name, else module and offset),
+    /// or the top toolkit frames when no app frame is known.
+    public static func groupKey(kind: String, hook: String, type: String, detail: String? = nil,
                                 frames: [SymbolizedFrame]) -> String {
         var parts = [kind, hook, type]
-        if let message { parts.append(message) }
+        if let detail { parts.append(detail) }
         let app = frames.filter { $0.origin == .app }
         let chosen = app.isEmpty ? frames.filter { $0.origin == .toolkit } : app
         for frame in chosen.prefix(groupDepth) {
@@ -90,6 +90,25 @@ public struct Analyzer: Sendable {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The hook a report is grouped by: its own, but the malloc family's entry points as one
+    /// (`alloc`): an allocation storm crosses its limit in whichever of malloc, calloc or realloc
+    /// comes next, and a heap growth is noticed by the event loop, not by an allocation.
+    public static func groupHook(of report: Report) -> String {
+        report.hook.family == "alloc" ? report.hook.family : report.hook.name
+    }
+
+    /// What tells two reports of one kind, hook and object type apart besides their code: a
+    /// toolkit warning's format (the text varies, the format does not); for a heap growth, whose
+    /// object is always the process heap and whose stack is only where the event loop noticed,
+    /// the type and hook of the top allocator (whose layouts allocated most). Nil otherwise.
+    public static func groupDetail(of report: Report) -> String? {
+        if let warning = report.warning { return warning.format ?? warning.message }
+        if report.kind == "heap-growth", let top = report.alloc?.topAllocators.first {
+            return "allocator \(top.type ?? "?") \(top.hook ?? "?")"
+        }
+        return nil
     }
 
     /// The report's frames, named; LoopHunter's own frames (the vfunc wrappers GTK's stacks pass
@@ -173,9 +192,13 @@ public struct Analyzer: Sendable {
             historyUnit: representative.historyUnit ?? "iteration",
             warning: representative.warning,
             streak: representative.streak,
+            alloc: representative.alloc,
             // Shown as the directory the user named plus the file name, not as the resolved path.
             reportPaths: group.map { directory + "/" + ($0.path.split(separator: "/").last.map(String.init) ?? $0.path) })
     }
+
+    /// The object type of an `alloc-storm` that crossed its limit while no layout was running.
+    static let noLayoutRunning = "(no layout running)"
 
     /// One line describing the finding.
     static func title(kind: String, object: ObjectRef, report: Report) -> String {
@@ -194,6 +217,24 @@ public struct Analyzer: Sendable {
         case "toolkit-warning":
             guard let warning = report.warning else { fallthrough }
             return "\(warning.domain ?? "toolkit") \(warning.level): \(warning.message)"
+        case "alloc-storm":
+            let who = object.type == noLayoutRunning ? "code outside any layout" : object.label
+            if report.countUnit.hasPrefix("bytes") {
+                return "\(who) allocated \(ByteCount(report.count)) in one iteration (limit \(ByteCount(report.threshold)))"
+            }
+            return "\(who) made \(report.count) allocations in one iteration (limit \(report.threshold))"
+        case "heap-growth":
+            var text = "the heap grew \(ByteCount(report.count))"
+            if let growth = report.alloc?.growth {
+                let unit = report.historyUnit ?? "iteration"
+                text += " over \(growth.iterations) \(unit)\(growth.iterations == 1 ? "" : "s")"
+            }
+            text += " (limit \(ByteCount(report.threshold)))"
+            if let top = report.alloc?.topAllocators.first {
+                text += "; the layouts of \(ObjectRef(type: top.type ?? "?", name: top.name, path: "").label) "
+                    + "allocated the most (\(ByteCount(top.bytes)))"
+            }
+            return text
         default:
             return "\(kind): \(object.label), \(report.count) \(report.countUnit) (threshold \(report.threshold))"
         }

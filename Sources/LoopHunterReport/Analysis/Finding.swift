@@ -1,7 +1,7 @@
 /// One problem: every report of the same kind, hook, object type and app code (one fingerprint),
 /// from any number of processes, with a representative report.
 public struct Finding: Sendable, Codable, Equatable {
-    /// Stable across runs and machines: 16 hex digits (see ``Analyzer/groupKey(kind:hook:type:frames:)``).
+    /// Stable across runs and machines: 16 hex digits (see ``Analyzer/groupKey(kind:hook:type:detail:frames:)``).
     public let id: String
     public let kind: String
     public let severity: Severity
@@ -36,6 +36,8 @@ public struct Finding: Sendable, Codable, Equatable {
     /// `toolkit-warning`: the toolkit's message.
     public let warning: ToolkitWarning?
     public let streak: StreakDetail?
+    /// The representative report's memory side (schema 1.2), when the alloc hook family was on.
+    public let alloc: ReportAlloc?
     /// Files of the reports in this group.
     public let reportPaths: [String]
 }

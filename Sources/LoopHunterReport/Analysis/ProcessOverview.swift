@@ -19,6 +19,13 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
     public let configMessages: [String]
     public let maxCount: UInt64
     public let maxType: String?
+    /// Allocation calls and their bytes over the run, and the live heap at exit (schema 1.2; nil
+    /// when the alloc hook family was off).
+    public let allocationCalls: UInt64?
+    public let allocatedBytes: UInt64?
+    public let liveBytes: UInt64?
+    /// False when no allocation reached LoopHunter (another allocator took every malloc call).
+    public let mallocIsOurs: Bool?
 
     public init(_ s: Summary) {
         pid = s.process.pid
@@ -34,9 +41,13 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
         joined = s.reports.joinedLoop
         capped = s.reports.capped
         failed = s.reports.failed + s.reports.notWrittenNoDirectory
-        layoutHooksCalled = s.hooks.filter { $0.family == "layout" && $0.calls > 0 }.map(\.name)
+        layoutHooksCalled = s.hooks.filter { $0.family == "layout" && ($0.calls ?? 0) > 0 }.map(\.name)
         configMessages = s.configMessages
         maxCount = s.max?.count ?? 0
         maxType = s.max?.object.type
+        allocationCalls = s.alloc?.calls
+        allocatedBytes = s.alloc?.bytes
+        liveBytes = s.alloc?.liveBytes
+        mallocIsOurs = s.alloc?.mallocIsOurs
     }
 }

@@ -4,11 +4,14 @@ public enum Severity: String, Sendable, Codable, Comparable {
     case warning
     case note
 
-    /// Layout loops pin the CPU and are bugs: errors. A toolkit's own warnings, and kinds this build
-    /// does not know: warnings.
+    /// Layout loops pin the CPU and are bugs: errors. So is an allocation storm: tens of MiB
+    /// allocated in one iteration stall the UI and push the process towards an out-of-memory kill
+    /// whatever the program meant. Heap growth is the shape of a leak but may be a legitimate
+    /// build-up (a document loading, a cache filling): a warning, as are a toolkit's own warnings
+    /// and kinds this build does not know.
     public static func of(kind: String) -> Severity {
         switch kind {
-        case "layout-storm", "layout-streak": return .error
+        case "layout-storm", "layout-streak", "alloc-storm": return .error
         default: return .warning
         }
     }

@@ -1,11 +1,12 @@
-/// What makes two reports' stacks the same for grouping: kind, hook, object type and, per frame,
-/// module, offset and in-process symbol (not the return address, which ASLR moves per process).
+/// What makes two reports' stacks the same for grouping: kind, hook, object type, detail and, per
+/// frame, module, offset and in-process symbol (not the return address, which ASLR moves per
+/// process).
 struct StackKey: Hashable {
     let kind: String
     let hook: String
     let type: String
-    /// A warning's format: different messages are different findings.
-    let message: String?
+    /// A warning's format, a heap growth's top allocator: see ``Analyzer/groupDetail(of:)``.
+    let detail: String?
     let frames: [FrameKey]
 
     struct FrameKey: Hashable {
@@ -14,11 +15,11 @@ struct StackKey: Hashable {
         let symbol: String?
     }
 
-    init(kind: String, hook: String, type: String, message: String?, frames: [Frame]) {
+    init(kind: String, hook: String, type: String, detail: String?, frames: [Frame]) {
         self.kind = kind
         self.hook = hook
         self.type = type
-        self.message = message
+        self.detail = detail
         self.frames = frames.map { FrameKey(module: $0.module, offset: $0.offset, symbol: $0.symbol) }
     }
 }

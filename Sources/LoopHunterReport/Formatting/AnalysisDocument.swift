@@ -1,7 +1,8 @@
-/// The top level of `--format json`: the analysis with its schema name and version.
+/// The top level of `--format json`: the analysis with its schema name and version (1.1 added
+/// each finding's `alloc` and each process's allocation totals; minor versions only add fields).
 struct AnalysisDocument: Encodable {
     let schema = "loophunter/analysis"
-    let version = "1.0"
+    let version = "1.1"
     let analysis: Analysis
 
     enum CodingKeys: String, CodingKey { case schema, version, analysis }

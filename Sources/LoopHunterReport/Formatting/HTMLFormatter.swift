@@ -1,7 +1,7 @@
 /// One self-contained HTML page (inline CSS, no script, no external resource): the headline, a
-/// table of the findings, one section per finding (the facts, an SVG timeline of its event-loop
-/// history, the stack with the app's frames highlighted), then the processes, the files skipped
-/// and how symbolization went.
+/// table of the findings, one section per finding (the facts with the memory side, an SVG timeline
+/// of its event-loop history, the stack with the app's frames highlighted), then the processes,
+/// the files skipped and how symbolization went.
 ///
 /// No HTML-building package is available to this project, so the page is built as strings, with
 /// every piece of text through the one escaper, ``HTMLText/escape(_:)``. The markup is also
@@ -76,7 +76,7 @@ public struct HTMLFormatter: FindingsFormatter {
             out.append("<tr><td class=\"num\"><a href=\"#\(anchor(f))\">\(number)</a></td>"
                        + "<td>\(mark(f.severity)) \(HTMLText.escape(f.kind))</td>"
                        + "<td>\(HTMLText.escape(f.object.label))</td>"
-                       + "<td class=\"num\">\(f.count) / \(f.threshold)</td>"
+                       + "<td class=\"num\">\(HTMLText.escape(FindingText.countAndThreshold(f)))</td>"
                        + "<td>\(location)</td>"
                        + "<td>\(HTMLText.escape(FindingText.reports(f)))</td></tr>")
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The whole analysis as JSON (schema `loophunter/analysis` 1.0), keys sorted, for scripts.
+/// The whole analysis as JSON (schema `loophunter/analysis` 1.1), keys sorted, for scripts.
 public struct JSONFormatter: FindingsFormatter {
     public init() {}
 

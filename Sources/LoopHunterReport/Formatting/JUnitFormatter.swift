@@ -68,6 +68,7 @@ public struct JUnitFormatter: FindingsFormatter {
         if !f.members.isEmpty { row("loop", FindingText.members(f)) }
         row("seen", FindingText.seen(f))
         if let history = FindingText.history(f) { row("history", history) }
+        for (label, value) in FindingText.memoryRows(f) { row(label, value) }
         row("stack", "(▶ your code)")
         lines += FindingText.stackLines(f, maxFrames: maxFrames).map { "  " + $0 }
         let files = FindingText.reportFiles(f)

@@ -1,8 +1,8 @@
 /// GitHub-flavoured Markdown, for a CI job summary (`$GITHUB_STEP_SUMMARY`) or an issue: the
 /// headline, a table of the findings, one section per finding (what, where, the view, the rest of
-/// the loop, when and where seen, the run-up, the stack with the app's frames marked), then the
-/// processes, the files skipped and how symbolization went. Report text is escaped with
-/// ``MarkdownText``: it can neither break the table nor inject markup or HTML.
+/// the loop, when and where seen, the run-up, the memory side, the stack with the app's frames
+/// marked), then the processes, the files skipped and how symbolization went. Report text is
+/// escaped with ``MarkdownText``: it can neither break the table nor inject markup or HTML.
 public struct MarkdownFormatter: FindingsFormatter {
     /// Frames listed per stack; the rest are counted.
     public let maxFrames: Int
@@ -50,7 +50,7 @@ public struct MarkdownFormatter: FindingsFormatter {
                 "\(number)",
                 "\(FindingText.mark(f.severity)) " + MarkdownText.text(f.kind),
                 MarkdownText.text(f.object.label),
-                "\(f.count) / \(f.threshold)",
+                FindingText.countAndThreshold(f),
                 FindingText.location(f.appFrame).map { MarkdownText.code($0, inTable: true) } ?? "—",
                 FindingText.reports(f),
             ]))
@@ -67,6 +67,7 @@ public struct MarkdownFormatter: FindingsFormatter {
         if !f.members.isEmpty { item("loop", MarkdownText.text(FindingText.members(f))) }
         item("seen", MarkdownText.text(FindingText.seen(f)))
         if let history = FindingText.history(f) { item("history", MarkdownText.text(history)) }
+        for (label, value) in FindingText.memoryRows(f) { item(label, MarkdownText.text(value)) }
         let files = FindingText.reportFiles(f)
         item("report", MarkdownText.code(files.first) + (files.more > 0 ? " (+\(files.more) more)" : ""))
         lines += ["", "Stack (▶ your code):", ""]

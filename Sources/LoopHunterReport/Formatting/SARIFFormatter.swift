@@ -46,6 +46,9 @@ public struct SARIFFormatter: FindingsFormatter {
     private func result(_ f: Finding, ruleIndex: Int) -> SARIFResult {
         var text = "\(f.title). \(FindingText.reports(f)). View: \(f.object.path)."
         if !f.members.isEmpty { text += " Loop: \(FindingText.members(f))." }
+        for (label, value) in FindingText.memoryRows(f, sparkline: false) {
+            text += " \(label.prefix(1).uppercased() + label.dropFirst()): \(value)."
+        }
         let related = f.members.enumerated().map { index, member in
             let label = ObjectRef(type: member.type, name: member.name, path: "").label
             return SARIFLocation(id: index + 1,
@@ -68,7 +71,7 @@ public struct SARIFFormatter: FindingsFormatter {
                 kind: f.kind, hook: f.hook, count: f.count, threshold: f.threshold, countUnit: f.countUnit,
                 reportCount: f.reportCount, suppressed: f.suppressed, processes: f.processes, threads: f.threads,
                 firstSeen: f.firstSeen, lastSeen: f.lastSeen, view: f.object.path, objects: f.objects.map(\.label),
-                reportFiles: f.reportPaths))
+                reportFiles: f.reportPaths, alloc: f.alloc.map(SARIFAllocProperties.init)))
     }
 
     /// The first app frame with a source file; else the app frame (or, with none, the innermost

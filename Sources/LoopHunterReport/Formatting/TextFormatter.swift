@@ -1,6 +1,6 @@
 /// Terminal text: a headline, one block per finding (what, where in the app's code, the view, the
-/// rest of the loop, when and where seen, the run-up, the stack with the app's frames marked),
-/// then the processes and how symbolization went.
+/// rest of the loop, when and where seen, the run-up, the memory side, the stack with the app's
+/// frames marked), then the processes and how symbolization went.
 public struct TextFormatter: FindingsFormatter {
     public let colors: Bool
     /// Frames listed per stack; the rest are counted.
@@ -59,6 +59,7 @@ public struct TextFormatter: FindingsFormatter {
         if !f.members.isEmpty { row("loop", clean(FindingText.members(f))) }
         row("seen", clean(FindingText.seen(f)))
         if let history = FindingText.history(f) { row("history", history) }
+        for (label, value) in FindingText.memoryRows(f) { row(label, clean(value)) }
         row("stack", style.dim("(▶ your code)"))
         for line in FindingText.stackLines(f, maxFrames: maxFrames) {
             lines.append("    " + (line.hasPrefix("▶") ? style.bold(style.cyan("▶") + String(line.dropFirst())) : line))

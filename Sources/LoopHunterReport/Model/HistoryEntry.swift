@@ -11,6 +11,13 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     public let waitMs: Int?
     /// The reported object's size in that iteration (what it was given), when known (schema 1.1).
     public let objectSize: Size?
+    /// Allocations the thread made in the iteration (schema 1.2; nil when the alloc hook family
+    /// was off, and in older files).
+    public let allocCalls: UInt64?
+    /// Their `malloc_usable_size` bytes (schema 1.2).
+    public let allocBytes: UInt64?
+    /// `malloc_usable_size` bytes the thread freed in the iteration (schema 1.2).
+    public let freedBytes: UInt64?
 
     enum CodingKeys: String, CodingKey {
         case iteration
@@ -19,5 +26,8 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
         case layoutCalls = "layout_calls"
         case waitMs = "wait_ms"
         case objectSize = "object_size"
+        case allocCalls = "alloc_calls"
+        case allocBytes = "alloc_bytes"
+        case freedBytes = "freed_bytes"
     }
 }

@@ -3,7 +3,8 @@
 public struct Report: Codable, Sendable, Equatable {
     public let schema: String
     public let version: String
-    /// `layout-storm`, `layout-streak` (later issues add more kinds).
+    /// `layout-storm`, `layout-streak`, `toolkit-warning` (schema 1.1), `alloc-storm`,
+    /// `heap-growth` (schema 1.2); a later version may add more.
     public let kind: String
     /// Unique across processes and machines: run tag, pid, sequence.
     public let id: String
@@ -16,7 +17,8 @@ public struct Report: Codable, Sendable, Equatable {
     public let thread: ReportThread
     public let hook: ReportHook
     public let object: ReportObject
-    /// What crossed the threshold, in `countUnit` (layouts in one iteration, or hot iterations in a row).
+    /// What crossed the threshold, in `countUnit` (layouts in one iteration, hot iterations in a
+    /// row, bytes or allocations in one iteration, bytes of heap growth).
     public let count: UInt64
     public let threshold: UInt64
     public let countUnit: String
@@ -24,6 +26,8 @@ public struct Report: Codable, Sendable, Equatable {
     public let streak: StreakDetail?
     /// `toolkit-warning` only (schema 1.1).
     public let warning: ToolkitWarning?
+    /// The memory side (schema 1.2): nil when the alloc hook family was off, and in older files.
+    public let alloc: ReportAlloc?
     /// Other objects of the same loop.
     public let loopMembers: [LoopMember]
     /// The thread's last iterations, oldest first; the last one is the iteration of the breach.
@@ -40,7 +44,7 @@ public struct Report: Codable, Sendable, Equatable {
         case timeNs = "time_ns"
         case fingerprint, process, thread, hook, object, count, threshold
         case countUnit = "count_unit"
-        case streak, warning
+        case streak, warning, alloc
         case loopMembers = "loop_members"
         case history
         case historyUnit = "history_unit"

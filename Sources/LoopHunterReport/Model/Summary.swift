@@ -29,6 +29,8 @@ public struct Summary: Codable, Sendable, Equatable {
     public let fingerprints: [SummaryFingerprint]
     /// GTK support in the process, when it had GTK (schema 1.1).
     public let gtk: SummaryGTK?
+    /// Allocation accounting (schema 1.2): nil when the alloc hook family was off, and in older files.
+    public let alloc: SummaryAlloc?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, id
@@ -45,6 +47,6 @@ public struct Summary: Codable, Sendable, Equatable {
         case layoutCalls = "layout_calls"
         case max
         case topObjects = "top_objects"
-        case table, reports, fingerprints, gtk
+        case table, reports, fingerprints, gtk, alloc
     }
 }

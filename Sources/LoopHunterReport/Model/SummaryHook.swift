@@ -8,6 +8,7 @@ public struct SummaryHook: Codable, Sendable, Equatable {
     /// The original was looked up and found (the host called it, or the process looked like a GUI
     /// program at start-up).
     public let resolved: Bool
-    /// Calls counted on threads that ran an event loop or laid something out.
-    public let calls: UInt64
+    /// Calls counted on threads that ran an event loop or laid something out; nil for the malloc
+    /// family's rows (schema 1.2: they are counted as a family, in the summary's `alloc`).
+    public let calls: UInt64?
 }

@@ -11,11 +11,15 @@ public struct SummaryThread: Codable, Sendable, Equatable {
     public let layoutCalls: UInt64
     /// Highest number of layouts of one object in one iteration on this thread.
     public let maxCount: UInt64
+    /// The thread's allocation counters (schema 1.2; nil when the alloc hook family was off, or
+    /// the thread had no counters of its own).
+    public let alloc: AllocCounts?
 
     enum CodingKeys: String, CodingKey {
         case tid, name, state, iterations, frames
         case layoutIterations = "layout_iterations"
         case layoutCalls = "layout_calls"
         case maxCount = "max_count"
+        case alloc
     }
 }

@@ -22,7 +22,7 @@ enum BatchTool {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
+        do { try process.runWithDefaultSignalMask() } catch { return nil }
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         if finished.wait(timeout: .now() + timeout) == .timedOut {

@@ -1,4 +1,5 @@
 import Foundation
+import LoopHunterReport
 
 /// A program run to completion under a watchdog: its exit status, output and time.
 struct HostRun: Sendable {
@@ -38,7 +39,7 @@ struct HostRun: Sendable {
         process.standardError = try? FileHandle(forWritingTo: err)
         let started = Date()
         do {
-            try process.run()
+            try process.runWithDefaultSignalMask()
         } catch {
             return HostRun(arguments: arguments, status: 127, signaled: false, timedOut: false,
                            stdout: "", stderr: "cannot start \(arguments[0]): \(error)", seconds: 0)

@@ -14,13 +14,14 @@ extension HTMLFormatter {
         if f.objects.count > 1 { fact("also", HTMLText.escape(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
         if !f.members.isEmpty { fact("loop", HTMLText.escape(FindingText.members(f))) }
         fact("seen", HTMLText.escape(FindingText.seen(f)))
+        for (label, value) in FindingText.memoryRows(f, sparkline: false) { fact(label, HTMLText.escape(value)) }
         fact("reports", "<ul>" + f.reportPaths.map { "<li><code>\(HTMLText.escape($0))</code></li>" }.joined() + "</ul>")
         out.append("</dl>")
         if let timeline = SVGTimeline.history(of: f, id: "\(id)-timeline"), let breach = f.history.last {
             out += [
                 "<figure>",
                 timeline.svg(),
-                "<figcaption>Layout calls (bars) and busy time (line) per "
+                "<figcaption>" + SVGTimeline.caption(of: f) + " per "
                     + (f.historyUnit == "frame" ? "frame" : "event-loop iteration") + " of thread "
                     + "\(HTMLText.escape(f.threads.first ?? "?")) before the report"
                     + (f.history.contains { $0.objectSize != nil } ? ", and the size the object was given in each" : "")

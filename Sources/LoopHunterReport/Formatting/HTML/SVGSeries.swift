@@ -9,10 +9,17 @@ struct SVGSeries: Sendable, Equatable {
     /// A CSS colour (a constant of the formatter, never report text).
     let color: String
     let points: [SVGPoint]
+    /// How values are written: numbers (with `unit`), or bytes.
+    var format: SVGValueFormat = .number
 
-    /// `290 µs`, `201`
+    /// `290 µs`, `201`, `64.1 MiB`
     func label(_ value: Double) -> String {
-        let number = SVGTimeline.number(value)
-        return unit.isEmpty ? number : "\(number) \(unit)"
+        switch format {
+        case .bytes:
+            return ByteCount(value.isFinite && value > 0 ? UInt64(min(value, 1.8e19)) : 0).description
+        case .number:
+            let number = SVGTimeline.number(value)
+            return unit.isEmpty ? number : "\(number) \(unit)"
+        }
     }
 }

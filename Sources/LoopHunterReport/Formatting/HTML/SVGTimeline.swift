@@ -1,5 +1,6 @@
 /// A timeline as inline SVG: one panel per ``SVGSeries``, stacked, all under one shared x axis
-/// (iterations), each with its own y scale (0 and its maximum labelled), a legend on top, and the
+/// (iterations), each with its own y scale (0 and its maximum labelled), a legend on top (in as
+/// many rows as it needs), and the
 /// ``SVGHighlight`` x (the breach) marked in every panel. A new measurement per iteration is one
 /// more series, not new drawing code.
 ///
@@ -20,12 +21,18 @@ struct SVGTimeline: Sendable, Equatable {
 
     static let width = 640.0
     private static let left = 72.0, right = 16.0
-    private static let legendHeight = 28.0
+    /// The legend's height with one row, and what each further row adds.
+    private static let legendHeight = 28.0, legendRowHeight = 18.0
     private static let panelLabel = 18.0, plotHeight = 64.0, panelGap = 10.0
     private static let axisHeight = 40.0
     private static var panelHeight: Double { panelLabel + plotHeight + panelGap }
 
-    var height: Double { Self.legendHeight + Double(series.count) * Self.panelHeight + Self.axisHeight }
+    var height: Double { legendSpace + Double(series.count) * Self.panelHeight + Self.axisHeight }
+
+    /// The legend's height: one row, or more when its entries do not fit in one.
+    private var legendSpace: Double {
+        Self.legendHeight + Double(legendLayout.last?.row ?? 0) * Self.legendRowHeight
+    }
 
     /// The `<svg>` element.
     func svg() -> String {
@@ -40,7 +47,7 @@ struct SVGTimeline: Sendable, Equatable {
         ]
         out += legend()
         for (index, s) in series.enumerated() {
-            out += panel(s, top: Self.legendHeight + Double(index) * Self.panelHeight)
+            out += panel(s, top: legendSpace + Double(index) * Self.panelHeight)
         }
         out += xAxis()
         out.append("</svg>")
@@ -73,12 +80,35 @@ struct SVGTimeline: Sendable, Equatable {
 
     // MARK: Parts
 
+    /// The legend's texts: one per series, then the highlight's.
+    private var legendTexts: [String] {
+        series.map { $0.unit.isEmpty ? $0.name : "\($0.name) (\($0.unit))" }
+            + (highlight.map { ["\($0.label) (\(xLabel) \(Self.number($0.x)))"] } ?? [])
+    }
+
+    /// Where each legend entry goes: left to right, on a new row before an entry that would pass
+    /// the right edge.
+    private var legendLayout: [(x: Double, row: Int)] {
+        var places: [(x: Double, row: Int)] = []
+        var x = Self.left, row = 0
+        for text in legendTexts {
+            let width = 16 + Self.textWidth(text)
+            if x > Self.left, x + width > Self.width - Self.right {
+                x = Self.left
+                row += 1
+            }
+            places.append((x, row))
+            x += width + 18
+        }
+        return places
+    }
+
     private func legend() -> [String] {
         let n = Self.number
         var out: [String] = ["<g class=\"legend\">"]
-        var x = Self.left
-        let y = 14.0
-        for s in series {
+        let texts = legendTexts, places = legendLayout
+        for (index, s) in series.enumerated() {
+            let x = places[index].x, y = 14 + Double(places[index].row) * Self.legendRowHeight
             switch s.style {
             case .bars:
                 out.append("<rect x=\"\(n(x))\" y=\"\(n(y - 8))\" width=\"10\" height=\"10\" fill=\"\(s.color)\"/>")
@@ -86,14 +116,13 @@ struct SVGTimeline: Sendable, Equatable {
                 out.append("<line x1=\"\(n(x - 1))\" y1=\"\(n(y - 3))\" x2=\"\(n(x + 11))\" y2=\"\(n(y - 3))\" stroke=\"\(s.color)\" stroke-width=\"2\"/>")
                 out.append("<circle cx=\"\(n(x + 5))\" cy=\"\(n(y - 3))\" r=\"2.5\" fill=\"\(s.color)\"/>")
             }
-            let text = s.unit.isEmpty ? s.name : "\(s.name) (\(s.unit))"
-            out.append("<text x=\"\(n(x + 16))\" y=\"\(n(y))\" fill=\"currentColor\">\(HTMLText.escape(text))</text>")
-            x += 16 + Self.textWidth(text) + 18
+            out.append("<text x=\"\(n(x + 16))\" y=\"\(n(y))\" fill=\"currentColor\">\(HTMLText.escape(texts[index]))</text>")
         }
-        if let highlight {
+        if let highlight, let place = places.last {
+            let x = place.x, y = 14 + Double(place.row) * Self.legendRowHeight
             out.append("<rect x=\"\(n(x))\" y=\"\(n(y - 8))\" width=\"10\" height=\"10\" fill=\"\(highlight.color)\"/>")
             out.append("<text x=\"\(n(x + 16))\" y=\"\(n(y))\" fill=\"currentColor\">"
-                       + HTMLText.escape("\(highlight.label) (\(xLabel) \(n(highlight.x)))") + "</text>")
+                       + HTMLText.escape(texts[texts.count - 1]) + "</text>")
         }
         out.append("</g>")
         return out
@@ -154,7 +183,7 @@ struct SVGTimeline: Sendable, Equatable {
     /// Ticks and labels under the last panel: the first and last x and the highlighted one.
     private func xAxis() -> [String] {
         let n = Self.number
-        let axis = Self.legendHeight + Double(series.count) * Self.panelHeight - Self.panelGap
+        let axis = legendSpace + Double(series.count) * Self.panelHeight - Self.panelGap
         var labelled: [Double] = []
         for x in [xMin, highlight?.x, xMax].compactMap({ $0 }) where !labelled.contains(x) { labelled.append(x) }
         var out = ["<g class=\"x-axis\">"]

@@ -18,4 +18,6 @@ struct SARIFResultProperties: Codable, Sendable, Equatable {
     /// Every distinct object seen.
     let objects: [String]
     let reportFiles: [String]
+    /// The memory side, when the reports carry it (absent otherwise).
+    var alloc: SARIFAllocProperties? = nil
 }

@@ -4,6 +4,7 @@ extension SARIFRule {
     init(kind: String) {
         let level = Severity.of(kind: kind).rawValue
         let properties = SARIFRuleProperties(tags: ["performance", "layout", "ui"], precision: "high")
+        let memory = SARIFRuleProperties(tags: ["performance", "memory", "ui"], precision: "high")
         switch kind {
         case "layout-storm":
             self.init(
@@ -61,6 +62,38 @@ extension SARIFRule {
                     or size_allocate returns inconsistent sizes.
                     """),
                 defaultConfiguration: SARIFReportingConfiguration(level: level), properties: properties)
+        case "alloc-storm":
+            self.init(
+                id: kind, name: "AllocStorm",
+                shortDescription: SARIFMessage(text: "One event-loop iteration allocated more memory than any UI update needs."),
+                fullDescription: SARIFMessage(text: "A thread allocated more bytes (LOOPHUNTER_ALLOC_BYTES, 64 MiB by default) "
+                    + "or made more allocations (LOOPHUNTER_ALLOC_CALLS, 1,000,000 by default) in a single iteration of its "
+                    + "event loop than the limit allows. Bytes are malloc_usable_size bytes. The report names the view whose "
+                    + "layout was running when the limit was crossed (or says that none was) and what that view's layouts "
+                    + "allocated over the run. Churn this large stalls the UI in the allocator and, with fragmentation or "
+                    + "a leak, ends in an out-of-memory kill."),
+                help: SARIFMessage(text: """
+                    What it means: the code at the result's location (the first frame of your code on the stack of the                     allocation that crossed the limit) allocated that much within one iteration, typically in a layout                     callback that rebuilds a cache, a list of rows or an image every time it runs. The memory facts say                     what the view's layouts allocated over the run and which views' layouts allocated most.
+
+                    How to fix: allocate when the data changes, not when the view is laid out: keep caches across                     layouts and invalidate them only when their inputs change, reuse buffers, and create rows lazily for                     what is visible. Then run the program under LoopHunter again.
+                    """),
+                defaultConfiguration: SARIFReportingConfiguration(level: level), properties: memory)
+        case "heap-growth":
+            self.init(
+                id: kind, name: "HeapGrowth",
+                shortDescription: SARIFMessage(text: "The process's live heap grew in iteration after iteration: the shape of a leak."),
+                fullDescription: SARIFMessage(text: "The live heap (malloc_usable_size bytes allocated minus freed, counted "
+                    + "since LoopHunter started) grew in LOOPHUNTER_GROWTH_ITERATIONS (60 by default) event-loop iterations "
+                    + "in a row, by more than LOOPHUNTER_GROWTH_BYTES (64 MiB by default) in all. Memory that only grows "
+                    + "while the program does the same thing over and over is a leak: it ends in an out-of-memory kill. "
+                    + "The report lists the views whose layouts allocated most over the run."),
+                help: SARIFMessage(text: """
+                    What it means: the heap grew without shrinking for many iterations. The stack is only where the event                     loop noticed; the top allocators (the views whose layouts allocated most) point at the code that                     allocates. A legitimate build-up (a document loading, a cache filling to its bound) can look the same:                     check whether the growth stops.
+
+                    How to fix: find what the top allocator's layout allocates and never frees (a cache replaced without                     freeing the old one, objects appended to a list on every layout) and free it, or bound the cache.                     A heap profiler run on the same scenario shows the allocation sites. Then run the program under                     LoopHunter again.
+                    """),
+                defaultConfiguration: SARIFReportingConfiguration(level: level),
+                properties: SARIFRuleProperties(tags: ["memory", "reliability"], precision: "medium"))
         default:
             self.init(
                 id: kind, name: Self.ruleName(kind),

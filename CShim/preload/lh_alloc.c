@@ -1,0 +1,674 @@
+/*
+ * lh_alloc.c — the malloc family: per-thread, per-iteration allocation accounting, charged to the
+ * object whose layout is running, and the alloc-storm and heap-growth detectors.
+ *
+ * Contracts. These wrappers run wherever the host allocates: before main, in any thread, inside
+ * signal handlers, inside the loader, inside our own breach path.
+ *  - Forwarding goes to glibc's __libc_* entry points, never through dlsym (dlsym allocates), and
+ *    keeps glibc's exact semantics: the block is glibc's own (so malloc_usable_size, alignment and
+ *    realloc behave as without us), errno is what glibc left, calloc's overflow check is glibc's,
+ *    realloc(p, 0) frees p and returns NULL, free(NULL) does nothing, posix_memalign and
+ *    reallocarray check their arguments as glibc does.
+ *  - Hot path: one initial-exec TLS access, one relaxed global load, the forward, a read of the
+ *    block's size word, and load + store adds to counters only this thread writes. No shared atomic
+ *    read-modify-write, no system call, no lock, errno untouched.
+ *  - Before LoopHunter is initialised (and while it is being initialised) a call only forwards:
+ *    these hooks never initialise anything.
+ *  - LoopHunter's own work (the thread's guard > 0) is forwarded uncounted, so unwinding, report
+ *    writing and GLib calls we make never show in the counts.
+ *  - Slow paths (a thread's first counted allocation, a breach, an epoch boundary) hold the guard
+ *    and preserve errno.
+ *
+ * Sizes are usable sizes (what malloc_usable_size reports), for allocations and frees alike, so
+ * that allocated minus freed is the live heap. They are read from glibc's chunk header, after the
+ * first 64 reads were checked against glibc's own malloc_usable_size (found in libc.so.6 itself, not
+ * through the global scope: libc_malloc_debug's version expects its own block layout); any
+ * mismatch makes every later read call glibc's function instead.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "lh_preload.h"
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *block, size_t size);
+extern void __libc_free(void *block);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void *__libc_valloc(size_t size);
+extern void *__libc_pvalloc(size_t size);
+
+#define LH_ALLOC_POOL 1024          /* threads with counters of their own at one time */
+#define LH_GROWTH_NOISE 4096        /* an epoch whose live heap moved less than this is neutral */
+#define LH_USABLE_CHECKS 64
+
+_Atomic int lh_alloc_on;            /* the hot path's only global read; see lh_alloc_start */
+
+static lh_alloc_counts *pool;       /* mapped at start-up */
+static _Atomic size_t pool_high;    /* counters [0, pool_high) were ever claimed */
+static lh_alloc_counts shared;      /* threads without counters of their own: atomic adds */
+static lh_alloc_counts exited;      /* counts of threads that exited: atomic adds */
+static _Atomic uint64_t pool_exhausted;
+static pthread_key_t exit_key;
+static bool exit_key_ok;
+
+static bool aligned_alloc_checks;   /* this glibc's aligned_alloc rejects non-power-of-two alignments */
+
+/* ---- usable sizes --------------------------------------------------------------------------- */
+
+/* lh_alloc_on: off, counting with sizes from glibc's malloc_usable_size (while the header reads are
+ * being checked, or for good when one disagreed), or counting with sizes read from the header. */
+enum { LH_ALLOC_OFF = 0, LH_ALLOC_CHECKING = 1, LH_ALLOC_FAST = 2 };
+static _Atomic int usable_matches;  /* header reads that agreed with glibc (relaxed counter) */
+static _Atomic bool usable_libc_only; /* a header read disagreed: glibc's function from now on */
+static size_t (*libc_usable_size)(void *block);
+
+/* glibc's chunk header: the word before the block is the chunk size | flags (2: mmapped); the
+ * usable size is the chunk less its 8-byte size field, or less 16 bytes for an mmapped chunk. */
+static inline size_t header_usable(const void *block) {
+    size_t word = ((const size_t *)block)[-1];
+    return (word & ~(size_t)7) - sizeof(size_t) - ((word & 2) << 2);
+}
+
+/* The usable size before the header reads are trusted: glibc's answer, compared with the header's
+ * (the first LH_USABLE_CHECKS agreements switch the hooks to header reads). */
+static LH_NOINLINE size_t usable_slow(void *block) {
+    if (libc_usable_size == NULL) return header_usable(block);
+    size_t libc = libc_usable_size(block);
+    if (!atomic_load_explicit(&usable_libc_only, memory_order_relaxed)) {
+        if (header_usable(block) != libc) {
+            atomic_store_explicit(&usable_libc_only, true, memory_order_relaxed);
+        } else if (atomic_fetch_add_explicit(&usable_matches, 1, memory_order_relaxed) + 1 >= LH_USABLE_CHECKS) {
+            int expected = LH_ALLOC_CHECKING;
+            /* relaxed: only the value changes; everything else was published at start-up. */
+            atomic_compare_exchange_strong_explicit(&lh_alloc_on, &expected, LH_ALLOC_FAST,
+                                                    memory_order_relaxed, memory_order_relaxed);
+        }
+    }
+    return libc;
+}
+
+static inline size_t usable(int on, void *block) {
+    return LH_LIKELY(on == LH_ALLOC_FAST) ? header_usable(block) : usable_slow(block);
+}
+
+/* ---- the thread's counters ------------------------------------------------------------------ */
+
+static void shared_add(_Atomic uint64_t *c, uint64_t v) {
+    atomic_fetch_add_explicit(c, v, memory_order_relaxed); /* a statistic: relaxed */
+}
+
+static void zero_counts(lh_alloc_counts *c) {
+    /* relaxed: the claimer publishes the block with the release store of its state. */
+    atomic_store_explicit(&c->calls, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->bytes, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->frees, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->freed_bytes, 0, memory_order_relaxed);
+}
+
+static uint64_t counts_calls(const lh_alloc_counts *c) { return atomic_load_explicit(&c->calls, memory_order_relaxed); }
+
+void lh_alloc_record_exit(const lh_tls *t, lh_thread_rec *r) {
+    const lh_alloc_counts *c = t->alloc;
+    if (c == NULL) return;
+    /* relaxed: owner-only fields, read by the summary writer after the record's release. */
+    atomic_store_explicit(&r->alloc_at_exit.calls, counts_calls(c), memory_order_relaxed);
+    atomic_store_explicit(&r->alloc_at_exit.bytes, atomic_load_explicit(&c->bytes, memory_order_relaxed), memory_order_relaxed);
+    atomic_store_explicit(&r->alloc_at_exit.frees, atomic_load_explicit(&c->frees, memory_order_relaxed), memory_order_relaxed);
+    atomic_store_explicit(&r->alloc_at_exit.freed_bytes, atomic_load_explicit(&c->freed_bytes, memory_order_relaxed), memory_order_relaxed);
+    atomic_store_explicit(&r->alloc_at_exit.valid, 1, memory_order_relaxed);
+}
+
+/* A thread ends (pthread key destructor): its counts go into the exited totals (and its record,
+ * for the summary), its counters back to the pool; what it frees from now on is counted shared. */
+static void counts_exit(void *arg) {
+    lh_alloc_counts *c = arg;
+    lh_tls *t = &lh_tls_data;
+    shared_add(&exited.calls, atomic_load_explicit(&c->calls, memory_order_relaxed));
+    shared_add(&exited.bytes, atomic_load_explicit(&c->bytes, memory_order_relaxed));
+    shared_add(&exited.frees, atomic_load_explicit(&c->frees, memory_order_relaxed));
+    shared_add(&exited.freed_bytes, atomic_load_explicit(&c->freed_bytes, memory_order_relaxed));
+    if (t->rec != NULL) lh_alloc_record_exit(t, t->rec);
+    if (t->alloc == c) {
+        t->alloc = NULL;
+        t->alloc_mode = 2;
+        t->alloc_armed = false;
+    }
+    /* release: our reads of the block happen before a new owner zeroes it. */
+    atomic_store_explicit(&c->state, LH_ALLOC_FREE, memory_order_release);
+}
+
+static lh_alloc_counts *take_from_pool(void) {
+    size_t high = atomic_load_explicit(&pool_high, memory_order_acquire);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    for (size_t i = 0; i < high; i++) {
+        uint32_t expected = LH_ALLOC_FREE;
+        /* acquire: the previous owner's release (counts_exit) before we reuse the block. */
+        if (atomic_compare_exchange_strong_explicit(&pool[i].state, &expected, LH_ALLOC_LIVE,
+                                                    memory_order_acquire, memory_order_relaxed))
+            return &pool[i];
+    }
+    /* relaxed: a unique index is all the counter gives; the block is published by its state. */
+    size_t i = atomic_fetch_add_explicit(&pool_high, 1, memory_order_relaxed);
+    if (i >= LH_ALLOC_POOL) return NULL;
+    atomic_store_explicit(&pool[i].state, LH_ALLOC_LIVE, memory_order_relaxed);
+    return &pool[i];
+}
+
+/* The thread's first counted allocation or free: counters of its own, or the shared ones. */
+static LH_NOINLINE __attribute__((cold)) void claim_counts(lh_tls *t) {
+    int saved = errno;
+    t->guard++;
+    lh_alloc_counts *c = pool != NULL ? take_from_pool() : NULL;
+    if (c != NULL) {
+        zero_counts(c);
+        atomic_store_explicit(&c->tid, lh_gettid(), memory_order_relaxed);
+        /* release: zeroed counters before others read the block as live. */
+        atomic_store_explicit(&c->state, LH_ALLOC_LIVE, memory_order_release);
+        /* For key indexes below 32 glibc stores the value in the thread descriptor (no malloc);
+         * otherwise its calloc comes back here under the guard and is forwarded. */
+        if (exit_key_ok) pthread_setspecific(exit_key, c);
+        t->alloc = c;
+        t->alloc_mode = 1;
+    } else {
+        atomic_fetch_add_explicit(&pool_exhausted, 1, memory_order_relaxed); /* stat */
+        t->alloc = NULL;
+        t->alloc_mode = 2;
+        t->alloc_armed = false;
+    }
+    t->guard--;
+    errno = saved;
+}
+
+/* ---- detectors ------------------------------------------------------------------------------ */
+
+static uint64_t live_bytes_now(void) {
+    int64_t live = 0;
+    size_t high = atomic_load_explicit(&pool_high, memory_order_acquire);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    for (size_t i = 0; pool != NULL && i < high; i++) {
+        const lh_alloc_counts *c = &pool[i];
+        if (atomic_load_explicit(&c->state, memory_order_acquire) != LH_ALLOC_LIVE) continue;
+        live += (int64_t)(atomic_load_explicit(&c->bytes, memory_order_relaxed) -
+                          atomic_load_explicit(&c->freed_bytes, memory_order_relaxed));
+    }
+    const lh_alloc_counts *totals[] = {&shared, &exited};
+    for (size_t i = 0; i < LH_ARRAY_COUNT(totals); i++)
+        live += (int64_t)(atomic_load_explicit(&totals[i]->bytes, memory_order_relaxed) -
+                          atomic_load_explicit(&totals[i]->freed_bytes, memory_order_relaxed));
+    /* Frees of blocks allocated before LoopHunter started can make the sum negative. */
+    return live > 0 ? (uint64_t)live : 0;
+}
+
+static const void *slot_object(const lh_slot *s) {
+    uint64_t key = atomic_load_explicit(&s->key, memory_order_relaxed);
+    return (const void *)(uintptr_t)(key & ((UINT64_C(1) << 56) - 1));
+}
+
+static LH_NOINLINE __attribute__((cold)) void alloc_storm(lh_tls *t, unsigned hook) {
+    int saved = errno;
+    t->guard++;
+    t->alloc_armed = false; /* one report per epoch */
+    lh_alloc_counts *c = t->alloc;
+    uint64_t calls = counts_calls(c) - t->alloc_base_calls;
+    uint64_t bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed) - t->alloc_base_bytes;
+    bool by_bytes = bytes > lh_proc.cfg.alloc_bytes;
+    const lh_slot *owner = t->alloc_owner;
+    lh_breach b = {
+        .kind = "alloc-storm",
+        .hook = hook,
+        .object = owner != NULL ? slot_object(owner) : NULL,
+        .object_slot = owner,
+        .named_type = owner != NULL ? NULL : "(no layout running)",
+        .count = by_bytes ? bytes : calls,
+        .threshold = by_bytes ? lh_proc.cfg.alloc_bytes : lh_proc.cfg.alloc_calls,
+        .count_unit = by_bytes ? "bytes allocated in one iteration" : "allocations in one iteration",
+        .size_before = LH_GEOMETRY_NONE,
+        .size_after = LH_GEOMETRY_NONE,
+    };
+    lh_breach_report(t, &b);
+    t->guard--;
+    errno = saved;
+}
+
+/* After each epoch of a thread with a record: the process's live heap grew (by more than the
+ * noise) in LOOPHUNTER_GROWTH_ITERATIONS epochs in a row (epochs within the noise neither count
+ * nor break the run, one that shrank breaks it), by LOOPHUNTER_GROWTH_BYTES in all. */
+static void growth_step(lh_tls *t, lh_thread_rec *r) {
+    uint64_t live = live_bytes_now();
+    if (!r->growth_has_last) {
+        r->growth_has_last = true;
+        r->growth_last_live = live;
+        return;
+    }
+    int64_t delta = (int64_t)(live - r->growth_last_live);
+    r->growth_last_live = live;
+    if (delta > LH_GROWTH_NOISE) {
+        if (r->growth_run == 0) r->growth_start_live = live - (uint64_t)delta;
+        r->growth_run++;
+    } else if (delta < -LH_GROWTH_NOISE) {
+        r->growth_run = 0;
+        r->growth_reported = false;
+    }
+    if (r->growth_run < lh_proc.cfg.growth_iterations || r->growth_reported || live <= r->growth_start_live ||
+        live - r->growth_start_live < lh_proc.cfg.growth_bytes)
+        return;
+    r->growth_reported = true; /* once per run */
+    lh_breach b = {
+        .kind = "heap-growth",
+        .hook = LH_HOOK_malloc, /* the malloc family */
+        .named_type = "(process heap)",
+        .count = live - r->growth_start_live,
+        .threshold = lh_proc.cfg.growth_bytes,
+        .count_unit = "bytes of heap growth",
+        .size_before = LH_GEOMETRY_NONE,
+        .size_after = LH_GEOMETRY_NONE,
+        .growth_iterations = r->growth_run,
+        .growth_start_live = r->growth_start_live,
+    };
+    lh_breach_report(t, &b);
+}
+
+/* ---- counting ------------------------------------------------------------------------------- */
+
+/* One block of `n` usable bytes, on a thread with counters of its own. The new totals are kept in
+ * registers for the storm check (the counters are atomics: the compiler would load them again). */
+static inline void count_alloc_own(lh_tls *t, lh_alloc_counts *c, unsigned hook, size_t n) {
+    uint64_t calls = atomic_load_explicit(&c->calls, memory_order_relaxed) + 1;
+    uint64_t bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed) + n;
+    atomic_store_explicit(&c->calls, calls, memory_order_relaxed);
+    atomic_store_explicit(&c->bytes, bytes, memory_order_relaxed);
+    lh_slot *owner = t->alloc_owner;
+    if (owner != NULL) {
+        lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, owner);
+        lh_owner_add(&a->bytes, n);
+        lh_owner_add(&a->calls, 1);
+    }
+    if (LH_UNLIKELY(t->alloc_armed) && (bytes > t->alloc_limit_bytes || calls > t->alloc_limit_calls))
+        alloc_storm(t, hook);
+}
+
+/* Any other case: sizes from glibc while checking, the thread's first count (claiming counters),
+ * or a thread counting into the shared counters. */
+static LH_NOINLINE void count_alloc_slow(lh_tls *t, int on, unsigned hook, void *block) {
+    size_t n = usable(on, block);
+    if (t->alloc_mode == 0) claim_counts(t);
+    if (t->alloc != NULL) {
+        count_alloc_own(t, t->alloc, hook, n);
+        return;
+    }
+    shared_add(&shared.calls, 1);
+    shared_add(&shared.bytes, n);
+    lh_slot *owner = t->alloc_owner;
+    if (owner != NULL) {
+        lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, owner);
+        lh_owner_add(&a->bytes, n);
+        lh_owner_add(&a->calls, 1);
+    }
+}
+
+static inline void count_alloc(lh_tls *t, int on, unsigned hook, void *block) {
+    lh_alloc_counts *c = t->alloc;
+    if (LH_LIKELY(on == LH_ALLOC_FAST && c != NULL))
+        count_alloc_own(t, c, hook, header_usable(block));
+    else
+        count_alloc_slow(t, on, hook, block);
+}
+
+/* count_alloc after a forward: the state and the thread are read again rather than kept across
+ * the call (fewer registers to save in every wrapper; the state can only have gone from
+ * CHECKING to FAST meanwhile, and the guard is unchanged: glibc's malloc calls no hook). */
+static inline void count_alloc_after(unsigned hook, void *block) {
+    lh_tls *t = &lh_tls_data;
+    count_alloc(t, atomic_load_explicit(&lh_alloc_on, memory_order_relaxed), hook, block);
+}
+
+static LH_NOINLINE void count_free_slow(lh_tls *t, int on, size_t n) {
+    (void)on;
+    if (t->alloc_mode == 0) claim_counts(t);
+    if (t->alloc != NULL) {
+        lh_owner_add(&t->alloc->frees, 1);
+        lh_owner_add(&t->alloc->freed_bytes, n);
+    } else {
+        shared_add(&shared.frees, 1);
+        shared_add(&shared.freed_bytes, n);
+    }
+}
+
+static inline void count_free(lh_tls *t, int on, size_t n) {
+    if (LH_LIKELY(t->alloc != NULL)) {
+        lh_owner_add(&t->alloc->frees, 1);
+        lh_owner_add(&t->alloc->freed_bytes, n);
+    } else {
+        count_free_slow(t, on, n);
+    }
+}
+
+/* Whether to count: LoopHunter is ready with the alloc family on (the state, 0 when not), and this
+ * is not our own work (then 0 too). */
+static inline int counting(const lh_tls *t) {
+    /* acquire: pairs with lh_alloc_start's release (a plain load on x86-64). */
+    int on = atomic_load_explicit(&lh_alloc_on, memory_order_acquire);
+    return LH_LIKELY(t->guard == 0) ? on : LH_ALLOC_OFF;
+}
+
+/* ---- the wrappers (rows LH_ALLOC_HOOK of lh_hooks.def) ------------------------------------------ */
+
+/* Each wrapper decides first whether to count: when not (LoopHunter not ready, the alloc family
+ * off, our own work), the forward is a tail call and nothing else runs. */
+
+LH_EXPORT void *malloc(size_t size) {
+    if (counting(&lh_tls_data) == LH_ALLOC_OFF) return __libc_malloc(size);
+    void *block = __libc_malloc(size);
+    if (LH_LIKELY(block != NULL)) count_alloc_after(LH_HOOK_malloc, block);
+    return block;
+}
+
+/* free's slow path frees the block itself, so that free() needs no register kept across a call. */
+static LH_NOINLINE void free_counted_slow(lh_tls *t, int on, void *block) {
+    count_free_slow(t, on, usable(on, block));
+    __libc_free(block);
+}
+
+LH_EXPORT void free(void *block) {
+    lh_tls *t = &lh_tls_data;
+    int on = counting(t);
+    if (block == NULL || on == LH_ALLOC_OFF) {
+        __libc_free(block);
+        return;
+    }
+    lh_alloc_counts *c = t->alloc;
+    if (LH_UNLIKELY(on != LH_ALLOC_FAST || c == NULL)) {
+        free_counted_slow(t, on, block);
+        return;
+    }
+    lh_owner_add(&c->frees, 1);
+    lh_owner_add(&c->freed_bytes, header_usable(block));
+    __libc_free(block);
+}
+
+LH_EXPORT void *calloc(size_t count, size_t size) {
+    if (counting(&lh_tls_data) == LH_ALLOC_OFF) return __libc_calloc(count, size);
+    void *block = __libc_calloc(count, size); /* glibc checks count * size for overflow */
+    if (LH_LIKELY(block != NULL)) count_alloc_after(LH_HOOK_calloc, block);
+    return block;
+}
+
+/* realloc counts the old block as freed and the new one as allocated (in place or not). */
+static void *realloc_counted(lh_tls *t, int on, unsigned hook, void *block, size_t size) {
+    size_t old = block != NULL ? usable(on, block) : 0;
+    void *moved = __libc_realloc(block, size);
+    if (moved != NULL) {
+        if (block != NULL) count_free(t, on, old);
+        count_alloc(t, on, hook, moved);
+    } else if (block != NULL && size == 0) {
+        count_free(t, on, old); /* glibc: realloc(p, 0) frees p and returns NULL */
+    }
+    return moved;
+}
+
+LH_EXPORT void *realloc(void *block, size_t size) {
+    lh_tls *t = &lh_tls_data;
+    int on = counting(t);
+    if (on == LH_ALLOC_OFF) return __libc_realloc(block, size);
+    return realloc_counted(t, on, LH_HOOK_realloc, block, size);
+}
+
+/* As glibc's: the overflow check, then the process's realloc (ours, or an allocator preloaded
+ * before us, such as libc_malloc_debug: its blocks must go back to its realloc). Counted there. */
+LH_EXPORT void *reallocarray(void *block, size_t count, size_t size) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) { /* ENOMEM, the block untouched */
+        errno = ENOMEM;
+        return NULL;
+    }
+    return realloc(block, bytes);
+}
+
+LH_EXPORT int posix_memalign(void **out, size_t alignment, size_t size) {
+    /* glibc: a power-of-two multiple of sizeof(void *), else EINVAL and *out untouched. */
+    if (alignment % sizeof(void *) != 0 || alignment == 0 ||
+        ((alignment / sizeof(void *)) & (alignment / sizeof(void *) - 1)) != 0)
+        return EINVAL;
+    bool count = counting(&lh_tls_data) != LH_ALLOC_OFF;
+    void *block = __libc_memalign(alignment, size);
+    if (block == NULL) return ENOMEM;
+    *out = block;
+    if (count) count_alloc_after(LH_HOOK_posix_memalign, block);
+    return 0;
+}
+
+/* memalign, aligned_alloc, valloc, pvalloc: forward, then count the block. */
+#define LH_ALIGNED_WRAPPER(name, hook, params, call)                                                \
+    LH_EXPORT void *name params {                                                                   \
+        if (counting(&lh_tls_data) == LH_ALLOC_OFF) return call;                                    \
+        void *block = call;                                                                         \
+        if (block != NULL) count_alloc_after(hook, block);                                          \
+        return block;                                                                               \
+    }
+
+LH_ALIGNED_WRAPPER(memalign, LH_HOOK_memalign, (size_t alignment, size_t size), __libc_memalign(alignment, size))
+LH_ALIGNED_WRAPPER(valloc, LH_HOOK_valloc, (size_t size), __libc_valloc(size))
+LH_ALIGNED_WRAPPER(pvalloc, LH_HOOK_pvalloc, (size_t size), __libc_pvalloc(size))
+
+LH_EXPORT void *aligned_alloc(size_t alignment, size_t size) {
+    /* glibc up to 2.37: memalign itself; from 2.38 it rejects a non-power-of-two alignment. */
+    if (aligned_alloc_checks && (alignment == 0 || (alignment & (alignment - 1)) != 0)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    if (counting(&lh_tls_data) == LH_ALLOC_OFF) return __libc_memalign(alignment, size);
+    void *block = __libc_memalign(alignment, size);
+    if (block != NULL) count_alloc_after(LH_HOOK_aligned_alloc, block);
+    return block;
+}
+
+/* ---- set-up, epochs, reports, summary ----------------------------------------------------------- */
+
+int lh_alloc_init(void) {
+    if ((lh_proc.cfg.families & LH_FAMILY_ALLOC) == 0) return 0;
+    size_t bytes = LH_ALLOC_POOL * sizeof(lh_alloc_counts);
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) return -errno;
+    pool = mem;
+    exit_key_ok = pthread_key_create(&exit_key, counts_exit) == 0;
+    /* glibc's own functions, from libc.so.6 itself (the global `malloc_usable_size` may belong to
+     * a debugging allocator preloaded after us). */
+    void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+    if (libc != NULL) {
+        *(void **)&libc_usable_size = dlsym(libc, "malloc_usable_size");
+        void *aligned = dlsym(libc, "aligned_alloc");
+        aligned_alloc_checks = aligned != NULL && aligned != dlsym(libc, "memalign");
+        dlclose(libc);
+    }
+    return 0;
+}
+
+void lh_alloc_start(bool ready) {
+    /* release: pairs with the hooks' acquire load of lh_alloc_on, so a hook that sees 1 sees the
+     * initialised lh_proc (configuration, table) and the pool. */
+    int on = !ready || pool == NULL ? LH_ALLOC_OFF
+             : libc_usable_size != NULL ? LH_ALLOC_CHECKING
+                                        : LH_ALLOC_FAST; /* no glibc function to check against */
+    atomic_store_explicit(&lh_alloc_on, on, memory_order_release);
+}
+
+void lh_alloc_reset_after_fork(void) {
+    /* The child of fork() is single-threaded: the other threads' counters are gone with them. */
+    lh_tls *t = &lh_tls_data;
+    size_t high = atomic_load_explicit(&pool_high, memory_order_relaxed);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    for (size_t i = 0; pool != NULL && i < high; i++) {
+        if (&pool[i] == t->alloc) continue;
+        zero_counts(&pool[i]);
+        atomic_store_explicit(&pool[i].state, LH_ALLOC_FREE, memory_order_relaxed);
+    }
+    if (t->alloc != NULL) {
+        zero_counts(t->alloc);
+        atomic_store_explicit(&t->alloc->tid, lh_gettid(), memory_order_relaxed);
+    }
+    zero_counts(&shared);
+    zero_counts(&exited);
+    atomic_store_explicit(&pool_exhausted, 0, memory_order_relaxed);
+    t->alloc_base_calls = t->alloc_base_bytes = t->alloc_base_freed = 0;
+}
+
+void lh_alloc_thread_counts(const lh_tls *t, uint64_t *calls, uint64_t *bytes, uint64_t *frees,
+                            uint64_t *freed_bytes) {
+    const lh_alloc_counts *c = t->alloc;
+    *calls = c != NULL ? counts_calls(c) : 0;
+    *bytes = c != NULL ? atomic_load_explicit(&c->bytes, memory_order_relaxed) : 0;
+    *frees = c != NULL ? atomic_load_explicit(&c->frees, memory_order_relaxed) : 0;
+    *freed_bytes = c != NULL ? atomic_load_explicit(&c->freed_bytes, memory_order_relaxed) : 0;
+}
+
+bool lh_alloc_counts_of_thread(int tid, uint64_t out[4]) {
+    size_t high = atomic_load_explicit(&pool_high, memory_order_acquire);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    for (size_t i = 0; pool != NULL && i < high; i++) {
+        const lh_alloc_counts *c = &pool[i];
+        if (atomic_load_explicit(&c->state, memory_order_acquire) != LH_ALLOC_LIVE ||
+            atomic_load_explicit(&c->tid, memory_order_relaxed) != tid)
+            continue;
+        out[0] = counts_calls(c);
+        out[1] = atomic_load_explicit(&c->bytes, memory_order_relaxed);
+        out[2] = atomic_load_explicit(&c->frees, memory_order_relaxed);
+        out[3] = atomic_load_explicit(&c->freed_bytes, memory_order_relaxed);
+        return true;
+    }
+    return false;
+}
+
+void lh_alloc_epoch_so_far(const lh_tls *t, lh_hist *h) {
+    uint64_t calls, bytes, frees, freed;
+    lh_alloc_thread_counts(t, &calls, &bytes, &frees, &freed);
+    h->alloc_calls = calls - t->alloc_base_calls;
+    h->alloc_bytes = bytes - t->alloc_base_bytes;
+    h->freed_bytes = freed - t->alloc_base_freed;
+}
+
+void lh_alloc_epoch_end(lh_tls *t, lh_thread_rec *r, lh_hist *h) {
+    if (atomic_load_explicit(&lh_alloc_on, memory_order_relaxed) == 0) {
+        if (h != NULL) h->alloc_calls = h->alloc_bytes = h->freed_bytes = 0;
+        return;
+    }
+    if (h != NULL) lh_alloc_epoch_so_far(t, h);
+    uint64_t calls, bytes, frees, freed;
+    lh_alloc_thread_counts(t, &calls, &bytes, &frees, &freed);
+    t->alloc_base_calls = calls;
+    t->alloc_base_bytes = bytes;
+    t->alloc_base_freed = freed;
+    t->alloc_limit_bytes = bytes + lh_proc.cfg.alloc_bytes;
+    t->alloc_limit_calls = calls + lh_proc.cfg.alloc_calls;
+    /* Not in a thread's first iteration, nor in its first frame: start-up loads, parses and
+     * compiles (GTK 4's GL renderer allocates ~64 MiB in its first frame under Mesa's llvmpipe). */
+    t->alloc_armed = r != NULL && t->alloc_mode != 2 && t->past_first_epoch;
+    if (r != NULL) growth_step(t, r);
+}
+
+/* The LH_ALLOC_TOP slots whose layouts allocated the most bytes (whole run), most first. */
+static size_t top_allocators(lh_report_allocator *top) {
+    lh_table *tb = &lh_proc.table;
+    size_t n = 0;
+    for (uint64_t i = 0; tb->slots != NULL && i < tb->capacity; i++) {
+        const lh_slot *s = &tb->slots[i];
+        uint64_t key = atomic_load_explicit(&s->key, memory_order_relaxed);
+        if (key == 0) continue;
+        const lh_slot_alloc *a = lh_table_alloc_of(tb, s);
+        uint64_t bytes = atomic_load_explicit(&a->bytes, memory_order_relaxed);
+        if (bytes == 0 || (n == LH_ALLOC_TOP && bytes <= top[n - 1].bytes)) continue;
+        size_t k = n < LH_ALLOC_TOP ? n++ : n - 1;
+        while (k > 0 && top[k - 1].bytes < bytes) {
+            top[k] = top[k - 1];
+            k--;
+        }
+        lh_report_allocator *e = &top[k];
+        unsigned hook = (unsigned)(key >> 56) - 1;
+        e->address = (uintptr_t)slot_object(s);
+        e->hook = hook < LH_HOOK_COUNT ? lh_hooks[hook].name : NULL;
+        lh_toolkit_copy_text(e->type, atomic_load_explicit(&s->type, memory_order_relaxed));
+        e->name[0] = '\0'; /* the object may be gone: nothing of it is read */
+        e->bytes = bytes;
+        e->calls = atomic_load_explicit(&a->calls, memory_order_relaxed);
+        e->layouts = atomic_load_explicit(&s->total, memory_order_relaxed);
+    }
+    return n;
+}
+
+bool lh_alloc_describe(const lh_tls *t, const lh_slot *slot, lh_report_alloc *out, lh_report_allocator *top) {
+    if (atomic_load_explicit(&lh_alloc_on, memory_order_relaxed) == 0) return false;
+    memset(out, 0, sizeof *out);
+    lh_hist now = {0};
+    lh_alloc_epoch_so_far(t, &now);
+    out->iteration_calls = now.alloc_calls;
+    out->iteration_bytes = now.alloc_bytes;
+    out->iteration_freed_bytes = now.freed_bytes;
+    out->live_bytes = live_bytes_now();
+    if (slot != NULL) {
+        const lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, slot);
+        out->has_object = true;
+        out->object_bytes = atomic_load_explicit(&a->bytes, memory_order_relaxed);
+        out->object_calls = atomic_load_explicit(&a->calls, memory_order_relaxed);
+        out->object_layouts = atomic_load_explicit(&slot->total, memory_order_relaxed);
+    }
+    out->top = top;
+    out->top_count = top_allocators(top);
+    return true;
+}
+
+void lh_alloc_summary(lh_json *j) {
+    if (pool == NULL) {
+        lh_json_null(j, "alloc");
+        return;
+    }
+    uint64_t calls = 0, bytes = 0, frees = 0, freed = 0, threads = 0;
+    size_t high = atomic_load_explicit(&pool_high, memory_order_acquire);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    const lh_alloc_counts *totals[] = {&shared, &exited};
+    for (size_t i = 0; i < high + LH_ARRAY_COUNT(totals); i++) {
+        const lh_alloc_counts *c = i < high ? &pool[i] : totals[i - high];
+        if (i < high && atomic_load_explicit(&c->state, memory_order_acquire) != LH_ALLOC_LIVE) continue;
+        if (i < high) threads++;
+        calls += counts_calls(c);
+        bytes += atomic_load_explicit(&c->bytes, memory_order_relaxed);
+        frees += atomic_load_explicit(&c->frees, memory_order_relaxed);
+        freed += atomic_load_explicit(&c->freed_bytes, memory_order_relaxed);
+    }
+    int on = atomic_load_explicit(&lh_alloc_on, memory_order_relaxed);
+    lh_json_begin_object(j, "alloc");
+    /* Whether the process's allocations reach our wrappers at all: an allocator preloaded before
+     * us (libc_malloc_debug, jemalloc) or linked into the executable takes them all. Decided by
+     * what was seen: symbol lookups cannot tell (versioned definitions bind differently). */
+    lh_json_bool(j, "malloc_is_ours", calls + frees > 0);
+    lh_json_string(j, "usable_size", on == LH_ALLOC_FAST ? "chunk header (checked against glibc)"
+                                     : atomic_load_explicit(&usable_libc_only, memory_order_relaxed)
+                                         ? "glibc malloc_usable_size (the chunk header disagreed)"
+                                         : "glibc malloc_usable_size");
+    lh_json_u64(j, "calls", calls);
+    lh_json_u64(j, "bytes", bytes);
+    lh_json_u64(j, "frees", frees);
+    lh_json_u64(j, "freed_bytes", freed);
+    lh_json_u64(j, "live_bytes", live_bytes_now());
+    lh_json_u64(j, "threads_counting", threads);
+    lh_json_u64(j, "threads_without_counters", atomic_load_explicit(&pool_exhausted, memory_order_relaxed));
+    lh_report_allocator top[LH_ALLOC_TOP];
+    size_t n = top_allocators(top);
+    lh_json_begin_array(j, "top_allocators");
+    for (size_t i = 0; i < n; i++) {
+        lh_json_begin_object(j, NULL);
+        lh_json_hex(j, "address", top[i].address);
+        lh_json_string(j, "type", top[i].type);
+        lh_json_string(j, "hook", top[i].hook);
+        lh_json_u64(j, "bytes", top[i].bytes);
+        lh_json_u64(j, "calls", top[i].calls);
+        lh_json_u64(j, "layouts", top[i].layouts);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+    lh_json_end_object(j);
+}

@@ -1,0 +1,148 @@
+import Foundation
+import LoopHunterReport
+import Testing
+
+/// `loophunter ship` and `run --ship` against a real OTLP decoder and a JSON endpoint.
+@Suite("ship: delivery")
+struct ShipDeliveryTests {
+    static func ship(_ arguments: [String], environment: [String: String?] = [:], timeout: Double = 300) -> HostRun {
+        HostRun.run([Native.cli, "ship"] + arguments, environment: environment, timeout: timeout)
+    }
+
+    static func mode(_ path: String) -> Int {
+        var st = stat()
+        return lstat(path, &st) == 0 ? Int(st.st_mode & 0o7777) : -1
+    }
+
+    @Test("otlp: a real run's report and fixture copies reach the OTLP decoder batched, gzipped, each once; the spool is owner-only")
+    func otlpDelivery() throws {
+        try Native.ensureBuilt()
+        var reports = try ShipReports("otlp")
+        defer { reports.remove() }
+        // A real report from the preload, next to 40 fixture copies.
+        let preload = HostRun.underPreload([Native.demo, "loop"], dir: reports.path)
+        #expect(preload.status == 0, "\(preload.stderr)")
+        let real = try ReportDirectory.reportIds(in: reports.path)
+        try #require(!real.isEmpty, "the preload wrote no report")
+        try reports.add(40)
+        let expected = Set(real + reports.ids)
+        let originals = Dictionary(uniqueKeysWithValues: reports.reportNames.map {
+            ($0, FileManager.default.contents(atPath: reports.path + "/" + $0))
+        })
+
+        let collector = try ShipCollector()
+        defer { collector.stop() }
+        let run = Self.ship([reports.path, "--to", collector.url, "--format", "otlp", "--batch-size", "8"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("\(expected.count) sent, 0 rejected, 0 still pending"), "\(run.stdout)")
+        #expect(run.stdout.hasPrefix("shipped to \(collector.url)/v1/logs:"), "the URL without a path gets /v1/logs: \(run.stdout)")
+
+        #expect(collector.malformed().isEmpty, "\(collector.malformed())")
+        #expect(collector.errors.isEmpty, "\(collector.errors)")
+        let accepted = collector.acceptedCounts()
+        #expect(Set(accepted.keys) == expected)
+        #expect(accepted.values.allSatisfy { $0 == 1 }, "no report twice: \(accepted.filter { $0.value > 1 })")
+        let entries = collector.entries()
+        #expect(entries.count == (expected.count + 7) / 8, "batches of 8: \(entries.count) requests")
+        #expect(entries.allSatisfy { $0.gzip }, "OTLP bodies are gzipped")
+
+        // The spool: everything in sent/, nothing left; the preload's files untouched; owner-only.
+        #expect(reports.names(in: "sent").count == expected.count)
+        #expect(reports.names(in: "pending").isEmpty && reports.names(in: "in-flight").isEmpty && reports.names(in: "rejected").isEmpty)
+        for (name, data) in originals {
+            #expect(FileManager.default.contents(atPath: reports.path + "/" + name) == data, "\(name) unchanged")
+        }
+        for directory in ["", "/pending", "/in-flight", "/sent", "/rejected"] {
+            #expect(Self.mode(reports.spool + directory) == 0o700, "\(directory) is 0700")
+        }
+        for name in reports.names(in: "sent") {
+            #expect(Self.mode(reports.spool + "/sent/" + name) & 0o077 == 0, "\(name) is owner-only")
+        }
+
+        // A second run has nothing to send; a new report is sent alone.
+        let again = Self.ship([reports.path, "--to", collector.url])
+        #expect(again.status == 0 && again.stdout.contains("0 sent, 0 rejected, 0 still pending"), "\(again.stdout)")
+        let new = try reports.add(1)
+        let third = Self.ship([reports.path, "--to", collector.url])
+        #expect(third.status == 0 && third.stdout.contains("1 sent"), "\(third.stdout)")
+        #expect(collector.acceptedCounts()[new[0]] == 1)
+        #expect(collector.entries().count == entries.count + 1)
+    }
+
+    @Test("json: one request per report, Idempotency-Key = the report's id, the file's JSON unchanged; gzip once the endpoint says it takes it")
+    func jsonDelivery() throws {
+        var reports = try ShipReports("json")
+        defer { reports.remove() }
+        try reports.add(12)
+        let collector = try ShipCollector(mode: "json", ["--accept-encoding", "gzip, identity"])
+        defer { collector.stop() }
+        let run = Self.ship([reports.path, "--to", collector.url + "/api/reports", "--format", "json", "--concurrency", "1"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("12 sent, 0 rejected, 0 still pending (12 requests)"), "\(run.stdout)")
+        #expect(collector.malformed().isEmpty, "the header is the body's id: \(collector.malformed())")
+        #expect(collector.acceptedCounts() == Dictionary(uniqueKeysWithValues: reports.ids.map { ($0, 1) }))
+        let entries = collector.entries()
+        #expect(entries.first?.gzip == false, "JSON starts uncompressed")
+        #expect(entries.dropFirst().allSatisfy { $0.gzip }, "then gzip, as the endpoint's Accept-Encoding says")
+        #expect(run.stderr.contains("the collector takes gzip"))
+    }
+
+    @Test("a collector that refuses gzip (415) gets the same body uncompressed, and no gzip after")
+    func gzipFallback() throws {
+        var reports = try ShipReports("nogzip")
+        defer { reports.remove() }
+        try reports.add(10)
+        let collector = try ShipCollector(mode: "otlp", ["--no-gzip"])
+        defer { collector.stop() }
+        let run = Self.ship([reports.path, "--to", collector.url, "--batch-size", "5", "--concurrency", "1"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let entries = collector.entries()
+        #expect(entries.map(\.status) == [415, 200, 200])
+        #expect(entries.map(\.gzip) == [true, false, false])
+        #expect(Set(collector.acceptedCounts().keys) == Set(reports.ids))
+    }
+
+    @Test("run --ship: a report is shipped while the program still runs, and the rest when it ends")
+    func runShip() throws {
+        try Native.ensureBuilt()
+        let collector = try ShipCollector()
+        defer { collector.stop() }
+        let directory = ReportDirectory("run-ship")
+        defer { directory.remove() }
+        let staging = try ShipReports("run-ship-staging")
+        defer { staging.remove() }
+        let (name, id, data) = ShipReports.makeReport(1)
+        _ = FileManager.default.createFile(atPath: staging.path + "/" + name, contents: data, attributes: [.posixPermissions: 0o600])
+        // The program drops a report into its report directory, then waits until the collector has
+        // it: it exits 0 only if the report was shipped while it was still running. Then the
+        // toykit loop writes reports at exit time for the drain.
+        let script = """
+            mv '\(staging.path)/\(name)' "$LOOPHUNTER_DIR/" || exit 9
+            i=0
+            until grep -q '\(id)' '\(collector.logPath)'; do
+              i=$((i+1)); [ $i -gt 600 ] && exit 1
+              sleep 0.05
+            done
+            exec '\(Native.demo)' loop
+            """
+        let run = HostRun.run([Native.cli, "run", "--dir", directory.path, "--ship", collector.url, "--color", "never",
+                               "--", "/bin/sh", "-c", script], timeout: 120)
+        #expect(run.status == 0, "the report reached the collector while the program ran: \(run.stderr)")
+        let written = try ReportDirectory.reportIds(in: directory.path)
+        #expect(written.count >= 2, "the demo's loop report and the dropped one")
+        #expect(run.stderr.contains("shipped to \(collector.url)/v1/logs: \(written.count) sent, 0 rejected, 0 still pending"), "\(run.stderr)")
+        #expect(Set(collector.acceptedCounts().keys) == Set(written))
+        #expect(collector.malformed().isEmpty)
+        #expect(run.stderr.contains("StatusLabel"), "the findings are still printed: \(run.stderr)")
+    }
+}
+
+extension ReportDirectory {
+    /// The ids of the report files in `path` (not its spool).
+    static func reportIds(in path: String) throws -> [String] {
+        try ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("report-") }.sorted().map { name in
+            guard case .report(let report) = try ReportFile.load(URL(fileURLWithPath: path + "/" + name)) else { return "" }
+            return report.id
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import LoopHunterReport
+
+/// The test collector of the ship tests (Tests/Receivers/otlp_receiver.py) running on a free
+/// loopback port: an OTLP/HTTP receiver that decodes every body with the official
+/// opentelemetry-proto package, or a JSON endpoint, optionally scripted to misbehave. Every
+/// request it saw is a line of its log.
+final class ShipCollector {
+    let port: Int
+    let scratch: URL
+    let usesTLS: Bool
+    private let process: Process
+
+    var logPath: String { scratch.appendingPathComponent("requests.jsonl").path }
+    /// Where the collector's own errors go (a Python traceback fails the test that reads it).
+    var stderrPath: String { scratch.appendingPathComponent("stderr").path }
+    /// The base URL (OTLP: `loophunter ship` adds /v1/logs).
+    var url: String { "\(usesTLS ? "https" : "http")://\(usesTLS ? "localhost" : "127.0.0.1"):\(port)" }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The venv of scripts/setup-validators.sh (opentelemetry-proto and protobuf, pinned), made
+    /// once per test process.
+    static let python: Result<String, Failure> = {
+        let run = HostRun.run([Native.root.appendingPathComponent("scripts/setup-validators.sh").path], timeout: 600)
+        guard run.status == 0 else {
+            return .failure(Failure(description: "scripts/setup-validators.sh failed (\(run.status)): \(run.stdout)\(run.stderr)"))
+        }
+        return .success(Native.root.appendingPathComponent(".build/validators-venv/bin/python").path)
+    }()
+
+    /// Starts a collector. `arguments` are the receiver's own (`--script`, `--poison`, `--delay`, ...).
+    init(mode: String = "otlp", _ arguments: [String] = [], tls: (cert: String, key: String)? = nil) throws {
+        let python = try Self.python.get()
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lh-collector-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let portFile = scratch.appendingPathComponent("port").path
+        usesTLS = tls != nil
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        var all = [Native.root.appendingPathComponent("Tests/Receivers/otlp_receiver.py").path,
+                   "--mode", mode, "--port-file", portFile, "--log", scratch.appendingPathComponent("requests.jsonl").path,
+                   "--lifetime", "900"] + arguments
+        if let tls { all += ["--tls-cert", tls.cert, "--tls-key", tls.key] }
+        process.arguments = all
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: scratch.appendingPathComponent("stderr").path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: scratch.appendingPathComponent("stderr"))
+        _ = FileManager.default.createFile(atPath: scratch.appendingPathComponent("requests.jsonl").path, contents: nil)
+        try process.runWithDefaultSignalMask()
+        // Readiness, not timing: wait for the port file (bounded, so a broken receiver fails).
+        var port: Int?
+        for _ in 0..<600 where port == nil {
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let value = Int(text) { port = value; break }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        guard let port else {
+            process.terminate()
+            let errors = (try? String(contentsOfFile: scratch.appendingPathComponent("stderr").path, encoding: .utf8)) ?? ""
+            throw Failure(description: "the test collector did not start: \(errors)")
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// Every request seen so far, in arrival order.
+    func entries() -> [ShipCollectorEntry] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(ShipCollectorEntry.self, from: Data($0.utf8))
+        }
+    }
+
+    /// How many times each id was accepted (answered 2xx, or committed before a stalled answer).
+    func acceptedCounts() -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for entry in entries() where entry.accepted {
+            for id in entry.ids ?? [] { counts[id, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    /// Requests the decoder refused as malformed (must stay empty).
+    func malformed() -> [String] {
+        entries().compactMap(\.error)
+    }
+
+    /// The collector's own stderr (a traceback means the receiver broke, not the shipper).
+    var errors: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+}
