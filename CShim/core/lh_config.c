@@ -220,7 +220,11 @@ static void add_family(void *arg, const char *item, size_t n) {
         {"loop", LH_FAMILY_LOOP},
         {"log", LH_FAMILY_LOG},
         {"alloc", LH_FAMILY_ALLOC},
-        {"all", LH_FAMILY_LAYOUT | LH_FAMILY_LOOP | LH_FAMILY_LOG | LH_FAMILY_ALLOC},
+        {"stall", LH_FAMILY_STALL},
+        {"window", LH_FAMILY_WINDOW},
+        {"timer", LH_FAMILY_TIMER},
+        {"all", LH_FAMILY_LAYOUT | LH_FAMILY_LOOP | LH_FAMILY_LOG | LH_FAMILY_ALLOC | LH_FAMILY_STALL |
+                    LH_FAMILY_WINDOW | LH_FAMILY_TIMER},
         {"none", 0},
     };
     for (size_t i = 0; i < LH_ARRAY_COUNT(families); i++) {
@@ -229,7 +233,7 @@ static void add_family(void *arg, const char *item, size_t n) {
             return;
         }
     }
-    message_about_item(st, item, n, "unknown hook family (known: layout, alloc, loop, log, all, none)");
+    message_about_item(st, item, n, "unknown hook family (known: layout, alloc, loop, log, stall, window, timer, all, none)");
 }
 
 static void derive_lists(loader *ld, lh_config *cfg) {

@@ -41,6 +41,7 @@ static int ranges_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     ranges_ctx *c = arg;
     const char *name = file_name(info->dlpi_name != NULL ? info->dlpi_name : "");
+    if (c->name_count == 0) add_exec_segments(info, c->out, c->max, &c->found);
     for (size_t i = 0; i < c->name_count; i++) {
         size_t n = strlen(c->names[i]);
         if (n > 0 && strncmp(name, c->names[i], n) == 0) {

@@ -74,29 +74,116 @@ static void object_json(lh_json *j, const lh_object_desc *o) {
     lh_json_end_object(j);
 }
 
-static void frames_json(lh_json *j, const lh_report_data *r) {
-    lh_json_begin_array(j, "frames");
-    for (size_t i = 0; i < r->frame_count; i++) {
-        const lh_frame *f = &r->frames[i];
-        const lh_module *m = f->module >= 0 ? &r->modules[f->module] : NULL;
+static void frame_json(lh_json *j, const lh_report_data *r, const char *key, const lh_frame *f) {
+    const lh_module *m = f->module >= 0 ? &r->modules[f->module] : NULL;
+    lh_json_begin_object(j, key);
+    lh_json_hex(j, "pc", f->pc);
+    lh_json_string(j, "module", m != NULL ? m->path : NULL);
+    lh_json_string(j, "build_id", m != NULL && m->build_id[0] != '\0' ? m->build_id : NULL);
+    if (m != NULL) {
+        lh_json_hex(j, "offset", f->offset);
+    } else {
+        lh_json_null(j, "offset");
+    }
+    lh_json_string(j, "symbol", f->symbol);
+    if (f->symbol != NULL) {
+        lh_json_u64(j, "symbol_offset", f->symbol_offset);
+    } else {
+        lh_json_null(j, "symbol_offset");
+    }
+    lh_json_end_object(j);
+}
+
+/* frames[first .. first + count) as the array `key`. */
+static void frames_json(lh_json *j, const lh_report_data *r, const char *key, size_t first, size_t count) {
+    lh_json_begin_array(j, key);
+    for (size_t i = 0; i < count; i++) frame_json(j, r, NULL, &r->frames[first + i]);
+    lh_json_end_array(j);
+}
+
+/* A callback address resolved as frame `index` (or null when there is none). */
+static void callback_json(lh_json *j, const lh_report_data *r, const char *key, size_t index) {
+    if (index < r->callback_count) {
+        frame_json(j, r, key, &r->frames[r->callback_first + index]);
+    } else {
+        lh_json_null(j, key);
+    }
+}
+
+static void stall_json(lh_json *j, const lh_report_stall *s) {
+    lh_json_begin_object(j, "stall");
+    lh_json_u64(j, "duration_ms", s->duration_ms);
+    lh_json_bool(j, "ongoing", s->ongoing);
+    if (s->has_sample) {
+        lh_json_u64(j, "sampled_after_ms", s->sampled_after_ms);
+    } else {
+        lh_json_null(j, "sampled_after_ms");
+    }
+    lh_json_string(j, "method", s->method);
+    lh_json_string(j, "syscall", s->syscall);
+    lh_json_u64(j, "samples", s->samples);
+    lh_json_end_object(j);
+}
+
+static void window_json(lh_json *j, const lh_report_data *r, const lh_report_window *w) {
+    lh_json_begin_object(j, "window");
+    lh_json_string(j, "title", w->title);
+    lh_json_string(j, "since", w->since);
+    lh_json_u64(j, "created_us", w->created_us);
+    if (w->painted) {
+        lh_json_u64(j, "first_frame_us", w->first_frame_us);
+    } else {
+        lh_json_null(j, "first_frame_us");
+    }
+    lh_json_u64(j, "time_to_first_frame_ms", w->ttff_ms);
+    lh_json_bool(j, "painted", w->painted);
+    lh_json_begin_array(j, "slowest");
+    for (size_t i = 0; i < w->step_count; i++) {
+        const lh_report_step *s = &w->steps[i];
         lh_json_begin_object(j, NULL);
-        lh_json_hex(j, "pc", f->pc);
-        lh_json_string(j, "module", m != NULL ? m->path : NULL);
-        lh_json_string(j, "build_id", m != NULL && m->build_id[0] != '\0' ? m->build_id : NULL);
-        if (m != NULL) {
-            lh_json_hex(j, "offset", f->offset);
+        lh_json_string(j, "signal", s->signal);
+        lh_json_string(j, "object_type", s->object_type);
+        if (s->callback != 0) {
+            callback_json(j, r, "callback", i);
         } else {
-            lh_json_null(j, "offset");
+            lh_json_null(j, "callback");
         }
-        lh_json_string(j, "symbol", f->symbol);
-        if (f->symbol != NULL) {
-            lh_json_u64(j, "symbol_offset", f->symbol_offset);
-        } else {
-            lh_json_null(j, "symbol_offset");
-        }
+        lh_json_u64(j, "duration_us", s->longest_us);
+        lh_json_u64(j, "count", s->count);
         lh_json_end_object(j);
     }
     lh_json_end_array(j);
+    lh_json_end_object(j);
+}
+
+static void timer_json(lh_json *j, const lh_report_data *r, const lh_report_timer *t) {
+    lh_json_begin_object(j, "timer");
+    lh_json_string(j, "source", t->source);
+    callback_json(j, r, "callback", 0);
+    lh_json_hex(j, "data", t->data);
+    if (t->interval_ms >= 0) {
+        lh_json_i64(j, "interval_ms", t->interval_ms);
+    } else {
+        lh_json_null(j, "interval_ms");
+    }
+    lh_json_u64(j, "created_us", t->created_us);
+    lh_json_u64(j, "fires", t->fires);
+    lh_json_u64(j, "live_sources", t->live_sources);
+    if (t->storm_reason == NULL) {
+        lh_json_null(j, "storm");
+    } else {
+        lh_json_begin_object(j, "storm");
+        lh_json_string(j, "reason", t->storm_reason);
+        if (strcmp(t->storm_reason, "growth") == 0) {
+            lh_json_u64(j, "iterations", t->storm_iterations);
+            lh_json_u64(j, "start_live", t->storm_start_live);
+        } else {
+            lh_json_u64(j, "fires_in_iteration", t->storm_fires);
+        }
+        lh_json_end_object(j);
+    }
+    lh_json_bool(j, "freed_during_dispatch", t->freed_during_dispatch);
+    lh_json_end_object(j);
 }
 
 static void history_json(lh_json *j, const lh_report_data *r) {
@@ -187,7 +274,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
 
     lh_json_begin_object(&j, NULL);
     lh_json_string(&j, "schema", "loophunter/report");
-    lh_json_string(&j, "version", "1.2");
+    lh_json_string(&j, "version", "1.3");
     lh_json_string(&j, "kind", r->kind);
     lh_json_string(&j, "id", r->id);
     lh_json_string(&j, "time", time_text.data);
@@ -241,6 +328,9 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
         lh_json_end_object(&j);
     }
 
+    if (r->stall != NULL) stall_json(&j, r->stall);
+    if (r->window != NULL) window_json(&j, r, r->window);
+    if (r->timer != NULL) timer_json(&j, r, r->timer);
     alloc_json(&j, r->alloc);
 
     lh_json_begin_array(&j, "loop_members");
@@ -257,8 +347,10 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
     lh_json_end_array(&j);
 
     history_json(&j, r);
-    frames_json(&j, r);
+    frames_json(&j, r, "frames", 0, r->frame_count);
     lh_json_bool(&j, "frames_truncated", r->frames_truncated);
+    if (r->created_count != 0 || (r->timer != NULL && strcmp(r->kind, "timer-outlives-target") == 0))
+        frames_json(&j, r, "created_frames", r->created_first, r->created_count);
     lh_json_end_object(&j);
     return !out->overflow;
 }

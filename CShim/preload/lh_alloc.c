@@ -375,7 +375,8 @@ static LH_NOINLINE void free_counted_slow(lh_tls *t, int on, void *block) {
     __libc_free(block);
 }
 
-LH_EXPORT void free(void *block) {
+/* free() proper: counted, then glibc's. */
+static inline __attribute__((always_inline)) void free_body(void *block) {
     lh_tls *t = &lh_tls_data;
     int on = counting(t);
     if (block == NULL || on == LH_ALLOC_OFF) {
@@ -390,6 +391,24 @@ LH_EXPORT void free(void *block) {
     lh_owner_add(&c->frees, 1);
     lh_owner_add(&c->freed_bytes, header_usable(block));
     __libc_free(block);
+}
+
+/* A timer with user data is live: is this block one's data (timer-outlives-target)? */
+static LH_NOINLINE void free_checking_timers(void *block) {
+    if (block != NULL) lh_timer_on_free(block);
+    free_body(block);
+}
+
+LH_EXPORT void free(void *block) {
+#ifndef LH_BENCH_NO_TIMER_CHECK /* scripts/bench/health.sh measures the preload without it */
+    /* relaxed: a hint; 0 (no live timer has user data) is the common case: one load, and the
+     * other path is a tail call, so this one needs no stack frame. */
+    if (LH_UNLIKELY(atomic_load_explicit(&lh_timer_watched, memory_order_relaxed) != 0)) {
+        free_checking_timers(block);
+        return;
+    }
+#endif
+    free_body(block);
 }
 
 LH_EXPORT void *calloc(size_t count, size_t size) {

@@ -24,12 +24,15 @@
 #define LH_FRAMES_CAP 256    /* LOOPHUNTER_MAX_FRAMES at most */
 #define LH_SELF_FRAMES 16    /* room for LoopHunter's own frames on top of the stack */
 #define LH_MODULES_CAP 64
+#define LH_CREATED_CAP 32    /* frames of a second stack (where a timer was created) */
+#define LH_CALLBACKS_CAP 16  /* callback addresses named in a report (window steps, a timer) */
+#define LH_ALL_PCS (LH_FRAMES_CAP + LH_CREATED_CAP + LH_CALLBACKS_CAP)
 #define LH_FINGERPRINT_DEPTH 8
 
 typedef struct lh_scratch {
     void *raw[LH_FRAMES_CAP + LH_SELF_FRAMES];
-    uintptr_t pcs[LH_FRAMES_CAP];
-    lh_frame frames[LH_FRAMES_CAP];
+    uintptr_t pcs[LH_ALL_PCS];
+    lh_frame frames[LH_ALL_PCS];
     lh_module modules[LH_MODULES_CAP];
     char pool[48 * 1024];
     lh_hist history[LH_HISTORY_MAX];
@@ -179,7 +182,13 @@ static bool cap_admit(void) {
 
 /* The stack without LoopHunter's own frames: those on top (the breach path) and those in the
  * middle (a layout wrapper that stays on the stack while the layout it wraps runs). */
-static size_t capture(lh_scratch *s, bool *truncated) {
+static size_t capture(lh_scratch *s, const lh_breach *b, bool *truncated) {
+    if (b->given_stack) {
+        size_t n = b->pc_count < lh_proc.cfg.max_frames ? b->pc_count : lh_proc.cfg.max_frames;
+        for (size_t i = 0; i < n; i++) s->pcs[i] = b->pcs[i];
+        *truncated = b->pc_count > n;
+        return n;
+    }
     int want = (int)lh_proc.cfg.max_frames + LH_SELF_FRAMES;
     int n = unw_backtrace(s->raw, want);
     if (n < 0) n = 0;
@@ -277,14 +286,53 @@ static void object_sizes(const lh_breach *b, lh_scratch *s, size_t count) {
                                           : LH_GEOMETRY_NONE;
 }
 
+/* Where the report's second stack and its callbacks sit in the scratch frames. */
+typedef struct lh_extra {
+    size_t created_first, created_count, callback_first, callback_count;
+} lh_extra;
+
+/* Appends the second stack (a timer's creation) and the callbacks (window steps, a timer's) to
+ * the pcs to resolve. A callback is a function's address, not a return address: it is resolved
+ * as address + 1 (the rule "symbolize at offset - 1" then names the function) and put back after
+ * (fix_callback_frames). Returns the total number of pcs. */
+static size_t add_extra_pcs(lh_scratch *s, const lh_breach *b, size_t n, lh_extra *e) {
+    e->created_first = n;
+    e->created_count = 0;
+    for (size_t i = 0; i < b->created_pc_count && e->created_count < LH_CREATED_CAP; i++)
+        s->pcs[n + e->created_count++] = b->created_pcs[i];
+    n += e->created_count;
+    e->callback_first = n;
+    e->callback_count = 0;
+    if (b->timer != NULL) {
+        s->pcs[n + e->callback_count++] = b->timer->callback + 1;
+    } else if (b->window != NULL) {
+        for (size_t i = 0; i < b->window->step_count && e->callback_count < LH_CALLBACKS_CAP; i++)
+            s->pcs[n + e->callback_count++] = b->window->steps[i].callback + 1;
+    }
+    return n + e->callback_count;
+}
+
+static void fix_callback_frames(lh_scratch *s, const lh_extra *e) {
+    for (size_t i = 0; i < e->callback_count; i++) {
+        lh_frame *f = &s->frames[e->callback_first + i];
+        f->pc -= 1;
+        if (f->module >= 0) f->offset -= 1;
+        if (f->symbol != NULL) f->symbol_offset -= 1;
+    }
+}
+
 static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t frame_count,
-                         bool truncated, size_t module_count, uint64_t fp) {
+                         bool truncated, size_t module_count, uint64_t fp, const lh_extra *extra) {
     const lh_hook_info *hook = &lh_hooks[b->hook];
     /* relaxed: only uniqueness of the sequence number matters. */
     uint64_t seq = atomic_fetch_add_explicit(&lh_proc.report_seq, 1, memory_order_relaxed) + 1;
     name_file(s, b->kind, seq);
     memset(s->thread_name, 0, sizeof s->thread_name);
-    prctl(PR_GET_NAME, s->thread_name, 0, 0, 0);
+    if (b->thread != NULL) {
+        memcpy(s->thread_name, b->thread->name, sizeof s->thread_name - 1);
+    } else {
+        prctl(PR_GET_NAME, s->thread_name, 0, 0, 0);
+    }
 
     lh_report_data r = {
         .kind = b->kind,
@@ -293,12 +341,13 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .pid = lh_proc.pid,
         .ppid = (int)getppid(),
         .executable = lh_proc.exe,
-        .tid = lh_gettid(),
+        .tid = b->thread != NULL ? atomic_load_explicit(&b->thread->tid, memory_order_relaxed) : lh_gettid(),
         .thread_name = s->thread_name,
-        .iteration = t->iteration,
-        .layout_iteration = t->layout_iter,
+        .iteration = b->thread != NULL ? atomic_load_explicit(&b->thread->iterations, memory_order_relaxed)
+                                        : t->iteration,
+        .layout_iteration = b->thread != NULL ? 0 : t->layout_iter,
         .hook = hook->name,
-        .family = lh_family_name(hook->family),
+        .family = lh_family_name(b->family != 0 ? b->family : hook->family),
         .toolkit = hook->toolkit != NULL ? hook->toolkit->name : NULL,
         .object = &s->object,
         .count = b->count,
@@ -309,10 +358,17 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .size_after = b->size_after,
         .streak_gap_ms = lh_proc.cfg.streak_gap_ms,
         .history = s->history,
-        .history_count = lh_thread_history(t, s->history, lh_proc.cfg.history),
-        .history_unit = t->frame_driven ? "frame" : "iteration",
+        .history_count = b->thread != NULL ? 0 : lh_thread_history(t, s->history, lh_proc.cfg.history),
+        .history_unit = b->thread == NULL && t->frame_driven ? "frame" : "iteration",
         .object_sizes = s->object_sizes,
-        .frame = t->frame_driven ? t->frame : 0,
+        .frame = b->thread == NULL && t->frame_driven ? t->frame : 0,
+        .stall = b->stall,
+        .window = b->window,
+        .timer = b->timer,
+        .created_first = extra->created_first,
+        .created_count = extra->created_count,
+        .callback_first = extra->callback_first,
+        .callback_count = extra->callback_count,
         .warning = b->warning,
         .frames = s->frames,
         .frame_count = frame_count,
@@ -324,7 +380,8 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .member_count = b->member_count,
     };
     object_sizes(b, s, r.history_count);
-    if (lh_alloc_describe(t, object_slot(b), &s->alloc, s->allocators)) {
+    /* Another thread's report (a stall written by the watchdog) has no memory side of its own. */
+    if (b->thread == NULL && lh_alloc_describe(t, object_slot(b), &s->alloc, s->allocators)) {
         s->alloc.growth_iterations = b->growth_iterations;
         s->alloc.growth_start_live_bytes = b->growth_start_live;
         r.alloc = &s->alloc;
@@ -361,7 +418,7 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) {
         return;
     }
     bool truncated;
-    size_t frame_count = capture(s, &truncated);
+    size_t frame_count = capture(s, b, &truncated);
     const lh_toolkit *tk = object_toolkit(b);
     const char *type = b->named_type != NULL ? b->named_type
                        : tk != NULL && tk->type_name != NULL ? tk->type_name(b->object) : NULL;
@@ -372,13 +429,17 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) {
         errno = saved;
         return;
     }
-    size_t module_count = lh_modules_resolve(s->pcs, frame_count, s->frames, s->modules,
+    lh_extra extra;
+    size_t total = add_extra_pcs(s, b, frame_count, &extra);
+    size_t module_count = lh_modules_resolve(s->pcs, total, s->frames, s->modules,
                                              LH_MODULES_CAP, s->pool, sizeof s->pool, lh_proc.exe);
+    fix_callback_frames(s, &extra);
 
     memset(&s->object, 0, sizeof s->object);
     s->object.address = (uintptr_t)b->object;
     if (b->named_type != NULL) {
         lh_toolkit_copy_text(s->object.node.type, b->named_type);
+        if (b->named_name != NULL) lh_toolkit_copy_text(s->object.node.name, b->named_name);
     } else if (tk != NULL) {
         lh_toolkit_describe(tk, b->object, &s->object);
     }
@@ -391,7 +452,7 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) {
     } else if (!cap_admit()) {
         atomic_fetch_add_explicit(&lh_proc.reports_capped, 1, memory_order_relaxed);
     } else {
-        write_report(t, b, s, frame_count, truncated, module_count, fp);
+        write_report(t, b, s, frame_count, truncated, module_count, fp, &extra);
     }
     scratch_give(s, mapped);
     /* relaxed: statistics of the breach path's cost, shown in the summary. */

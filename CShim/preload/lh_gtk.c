@@ -262,6 +262,7 @@ void lh_gtk_forget(const void *widget) {
     bool a = lh_table_forget(&lh_proc.table, widget, LH_HOOK_gtk_allocate);
     bool m = lh_table_forget(&lh_proc.table, widget, LH_HOOK_gtk_measure);
     if (a || m) atomic_fetch_add_explicit(&forgotten, 1, memory_order_relaxed); /* stat */
+    lh_window_forget(widget);
 }
 
 /* ---- class patching --------------------------------------------------------------------------- */
@@ -381,11 +382,17 @@ static void on_before_paint(void *clock, void *data) {
 }
 
 static void on_after_paint(void *clock, void *data) {
-    (void)clock;
     (void)data;
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT)) return;
     lh_thread_frame_end(t);
+    if (lh_windows_unpainted()) {
+        int saved = errno;
+        t->guard++;
+        lh_window_frame(t, clock);
+        t->guard--;
+        errno = saved;
+    }
 }
 
 /* ---- detection and verification ---------------------------------------------------------------- */
@@ -445,6 +452,13 @@ static int probe(void) {
     RESOLVE(widget_get_name, "gtk_widget_get_name");
     RESOLVE(widget_get_parent, "gtk_widget_get_parent");
     RESOLVE(widget_get_allocation, "gtk_widget_get_allocation");
+    /* Optional: windows' time to first frame (lh_window.c) uses them when they are all there. */
+    *(void **)&api.widget_get_frame_clock = dlsym(RTLD_DEFAULT, "gtk_widget_get_frame_clock");
+    *(void **)&api.window_get_title = dlsym(RTLD_DEFAULT, "gtk_window_get_title");
+    *(void **)&api.signal_name = dlsym(RTLD_DEFAULT, "g_signal_name");
+    lh_gtype (*window_type)(void) = (lh_gtype(*)(void))dlsym(RTLD_DEFAULT, "gtk_window_get_type");
+    if (window_type != NULL && api.widget_get_frame_clock != NULL && api.signal_name != NULL)
+        api.window_type = window_type();
     lh_gtype (*widget_type)(void) = (lh_gtype(*)(void))dlsym(RTLD_DEFAULT, "gtk_widget_get_type");
     lh_gtype (*clock_type)(void) = (lh_gtype(*)(void))dlsym(RTLD_DEFAULT, "gdk_frame_clock_get_type");
     if (widget_type == NULL) missing = "gtk_widget_get_type";
@@ -573,9 +587,17 @@ static void before_new(unsigned hook, lh_gtype type) {
     errno = saved;
 }
 
-static void after_new(lh_gtype type, void *object) {
+static void after_new(unsigned hook, lh_gtype type, void *object) {
     lh_tls *t = &lh_tls_data;
     if (object == NULL || t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT) || lh_gtk() == NULL) return;
+    if (api.window_type != 0 && (lh_proc.cfg.families & LH_FAMILY_WINDOW) && api.type_is_a(type, api.window_type)) {
+        int saved = errno;
+        t->guard++;
+        lh_window_created(&lh_toolkit_gtk, hook, object, NULL, false);
+        t->guard--;
+        errno = saved;
+        return;
+    }
     if (!api.type_is_a(type, api.frame_clock_type)) return;
     int saved = errno;
     t->guard++;
@@ -601,7 +623,7 @@ LH_EXPORT void *g_object_new(lh_gtype type, const char *first, ...) {
         object = valist != NULL ? valist(type, first, ap) : NULL;
         va_end(ap);
     }
-    after_new(type, object);
+    after_new(LH_HOOK_g_object_new, type, object);
     return object;
 }
 
@@ -609,7 +631,7 @@ LH_EXPORT void *g_object_new_valist(lh_gtype type, const char *first, va_list ap
     new_valist_fn real = (new_valist_fn)lh_hook_original(LH_HOOK_g_object_new_valist);
     before_new(LH_HOOK_g_object_new_valist, type);
     void *object = real != NULL ? real(type, first, ap) : NULL;
-    after_new(type, object);
+    after_new(LH_HOOK_g_object_new_valist, type, object);
     return object;
 }
 
@@ -617,7 +639,7 @@ LH_EXPORT void *g_object_new_with_properties(lh_gtype type, unsigned n, const ch
     new_with_properties_fn real = (new_with_properties_fn)lh_hook_original(LH_HOOK_g_object_new_with_properties);
     before_new(LH_HOOK_g_object_new_with_properties, type);
     void *object = real != NULL ? real(type, n, names, values) : NULL;
-    after_new(type, object);
+    after_new(LH_HOOK_g_object_new_with_properties, type, object);
     return object;
 }
 
@@ -625,7 +647,7 @@ LH_EXPORT void *g_object_newv(lh_gtype type, unsigned n, lh_gparameter *paramete
     newv_fn real = (newv_fn)lh_hook_original(LH_HOOK_g_object_newv);
     before_new(LH_HOOK_g_object_newv, type);
     void *object = real != NULL ? real(type, n, parameters) : NULL;
-    after_new(type, object);
+    after_new(LH_HOOK_g_object_newv, type, object);
     return object;
 }
 

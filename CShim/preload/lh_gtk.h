@@ -34,6 +34,11 @@ typedef struct lh_gtk_api {
     const char *(*widget_get_name)(void *widget);
     void *(*widget_get_parent)(void *widget);
     void (*widget_get_allocation)(void *widget, lh_gtk_rect *allocation);
+    /* Windows (lh_window.c); NULL when this GTK lacks them (then windows are not followed). */
+    lh_gtype window_type;
+    void *(*widget_get_frame_clock)(void *widget);
+    const char *(*window_get_title)(void *window);
+    const char *(*signal_name)(unsigned signal_id);
 } lh_gtk_api;
 
 /* GTK's state in this process. */

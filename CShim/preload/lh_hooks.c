@@ -84,11 +84,11 @@ void *lh_hook_original(unsigned id) { return resolve(id); }
         }                                                                                           \
         const void *caller = __builtin_return_address(0);                                          \
         int saved = errno;                                                                          \
-        lh_loop_enter(LH_HOOK_##name, caller, (wait));                                                              \
+        lh_loop_enter(LH_HOOK_##name, caller, (wait));                                              \
         errno = saved;                                                                              \
         ret result = real args;                                                                     \
         saved = errno;                                                                              \
-        lh_loop_return(caller);                                                                     \
+        lh_loop_return(LH_HOOK_##name, caller);                                                     \
         errno = saved;                                                                              \
         return result;                                                                              \
     }

@@ -69,6 +69,9 @@ static inline const char *lh_family_name(unsigned family) {
            : family == LH_FAMILY_LOOP ? "loop"
            : family == LH_FAMILY_LOG  ? "log"
            : family == LH_FAMILY_ALLOC ? "alloc"
+           : family == LH_FAMILY_STALL ? "stall"
+           : family == LH_FAMILY_WINDOW ? "window"
+           : family == LH_FAMILY_TIMER ? "timer"
                                       : "other";
 }
 
@@ -92,6 +95,25 @@ typedef struct lh_member {
     char type[64];
     char name[64];
 } lh_member;
+
+/* A loop thread's stall state (lh_stall.c): written by the thread, its signal handler and the
+ * watchdog; each field says who writes it. */
+#define LH_STALL_FRAMES 64
+enum { LH_STALL_IDLE = 0, LH_STALL_REQUESTED = 1, LH_STALL_SAMPLED = 2, LH_STALL_REPORTED = 3 };
+enum { LH_STALL_BY_SIGNAL = 1, LH_STALL_BY_SCAN = 2 };
+typedef struct lh_stall_rec {
+    _Atomic uint64_t busy_since_ns; /* thread: when its running iteration began; 0 while it waits */
+    _Atomic uint32_t hook;          /* thread: the wait that iteration began from */
+    _Atomic uint32_t phase;         /* LH_STALL_*: moved by CAS or by the step's one owner */
+    _Atomic uint64_t sampled_for;   /* watchdog: busy_since of the iteration being sampled */
+    uint64_t request_ns;            /* watchdog only */
+    /* The sample: filled by the handler (signal) or the watchdog (scan) before phase SAMPLED. */
+    uint64_t sample_ns;
+    int32_t syscall_nr;             /* the system call it was blocked in; -1: running */
+    uint32_t method;                /* LH_STALL_BY_* */
+    uint32_t frame_count;
+    uintptr_t frames[LH_STALL_FRAMES];
+} lh_stall_rec;
 
 /* A thread's statistics and history, in mmap'd memory so the summary can read them after the
  * thread is gone. Counters are written by the owning thread only and read by the summary writer:
@@ -130,6 +152,7 @@ typedef struct lh_thread_rec {
         _Atomic uint64_t calls, bytes, frees, freed_bytes;
         _Atomic int valid;
     } alloc_at_exit;                           /* the thread's allocation counts when it ended */
+    lh_stall_rec stall;                        /* see lh_stall_rec */
 } lh_thread_rec;
 
 /* Adds to a counter of the calling thread's own record: load + store, no locked instruction
@@ -182,7 +205,7 @@ lh_thread_rec *lh_thread_record(lh_tls *t) LH_HIDDEN;
 /* Ends the current iteration (into the history) and starts a new one. `claim`: take a thread record
  * if the thread has none (it is a GUI thread); otherwise only a thread with one keeps history.
  * On a frame-driven thread this counts the iteration but leaves the layout epoch to the frames. */
-void lh_thread_new_iteration(lh_tls *t, bool claim) LH_HIDDEN;
+uint64_t lh_thread_new_iteration(lh_tls *t, bool claim) LH_HIDDEN; /* returns the time it began */
 /* A toolkit frame begins (GdkFrameClock "before-paint"): from now on frames, not event-loop
  * iterations, are this thread's layout epochs and history entries. */
 void lh_thread_frame_begin(lh_tls *t) LH_HIDDEN;
@@ -284,7 +307,7 @@ static inline int32_t lh_wait_from_ms(int ms) { return ms < 0 ? -1 : ms; }
 int32_t lh_wait_from_timespec(const struct timespec *ts) LH_HIDDEN;
 int32_t lh_wait_from_timeval(const struct timeval *tv) LH_HIDDEN;
 void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) LH_HIDDEN;
-void lh_loop_return(const void *caller) LH_HIDDEN;
+void lh_loop_return(unsigned hook, const void *caller) LH_HIDDEN;
 /* (Re)reads the loop libraries' address ranges. */
 void lh_loop_scan_libraries(void) LH_HIDDEN;
 
@@ -372,6 +395,22 @@ typedef struct lh_breach {
      * is the allocation entry point); NULL: the object is b->object through b->hook. */
     const lh_slot *object_slot;
     uint64_t growth_iterations, growth_start_live; /* heap-growth only */
+    const char *named_name;           /* with named_type: the object's name, or NULL */
+    unsigned family;                  /* the report's family (LH_FAMILY_*); 0: the hook's */
+    /* The stack, when it is not the caller's (a stall's sampled stack, a window's creation):
+     * `given_stack` set, `pcs[0..pc_count)` innermost first. */
+    bool given_stack;
+    const uintptr_t *pcs;
+    size_t pc_count;
+    /* timer-outlives-target: where the timer was created (a second stack in the report). */
+    const uintptr_t *created_pcs;
+    size_t created_pc_count;
+    /* The report is about another thread (a stall written by the watchdog or at exit): its record
+     * names the thread; no history. NULL: the calling thread. */
+    const lh_thread_rec *thread;
+    const lh_report_stall *stall;     /* stall only */
+    const lh_report_window *window;   /* slow-window only */
+    const lh_report_timer *timer;     /* timer kinds only */
 } lh_breach;
 
 /* Captures the stack, throttles, writes the report. Called with the thread's guard held. */
@@ -379,6 +418,47 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) LH_HIDDEN;
 /* Makes the first stack capture (libunwind's set-up) happen now rather than inside a hook. */
 void lh_breach_prime_unwinder(void) LH_HIDDEN;
 void lh_breach_reset_after_fork(void) LH_HIDDEN;
+
+/* ---- event-loop health: stalls (lh_stall.c) --------------------------------------------------- */
+
+/* The loop thread began an iteration (a wait of its event loop returned) / goes back to wait.
+ * Called with the guard held, on a thread with a record, when the stall family is on. */
+void lh_stall_loop_busy(lh_thread_rec *r, unsigned hook, uint64_t now) LH_HIDDEN;
+void lh_stall_loop_wait(lh_tls *t, lh_thread_rec *r, uint64_t now) LH_HIDDEN;
+/* Starts the watchdog thread (once per process; lazily, when a loop thread is first busy). */
+void lh_stall_start_watchdog(void) LH_HIDDEN;
+/* At exit: stalls still going on other threads are reported as ongoing. */
+void lh_stall_flush(lh_tls *t) LH_HIDDEN;
+void lh_stall_reset_after_fork(void) LH_HIDDEN;
+void lh_stall_summary(lh_json *j) LH_HIDDEN;
+
+/* ---- event-loop health: windows (lh_window.c) -------------------------------------------------- */
+
+/* A toplevel window was created (`mapped`: and is on screen now, toykit's roots). Guard held. */
+void lh_window_created(const lh_toolkit *tk, unsigned hook, const void *object, const void *loop, bool mapped) LH_HIDDEN;
+void lh_window_shown(const void *object) LH_HIDDEN;
+/* A frame was painted: by GTK frame clock `clock`, or by toykit loop `loop`. Guard held. */
+void lh_window_frame(lh_tls *t, const void *loop_or_clock) LH_HIDDEN;
+/* A step on the way of the windows waiting for their first frame (a signal, a callback). */
+void lh_window_step(const char *signal, const char *object_type, uintptr_t callback, uint64_t us) LH_HIDDEN;
+void lh_window_forget(const void *object) LH_HIDDEN;
+void lh_window_forget_loop(const void *loop) LH_HIDDEN;
+bool lh_windows_waiting(void) LH_HIDDEN;   /* a shown window waits for its first frame */
+bool lh_windows_unpainted(void) LH_HIDDEN; /* a window (shown or not) has no frame yet */
+void lh_window_flush(lh_tls *t) LH_HIDDEN;
+void lh_window_summary(lh_json *j) LH_HIDDEN;
+void lh_window_reset_after_fork(void) LH_HIDDEN;
+
+/* ---- event-loop health: timers (lh_timer.c) ------------------------------------------------------ */
+
+/* Live timer records with user data: free() looks the block up only when this is non-zero. */
+extern _Atomic uint64_t lh_timer_watched LH_HIDDEN;
+int lh_timer_init(void) LH_HIDDEN;
+void lh_timer_on_free(void *block) LH_HIDDEN;
+/* A loop thread's iteration ended: the growth side of the timer-storm detector. Guard held. */
+void lh_timer_iteration(lh_tls *t) LH_HIDDEN;
+void lh_timer_summary(lh_json *j) LH_HIDDEN;
+void lh_timer_reset_after_fork(void) LH_HIDDEN;
 
 /* ---- summary --------------------------------------------------------------------------------- */
 

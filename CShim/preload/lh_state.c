@@ -114,6 +114,9 @@ static void after_fork_child(void) {
     lh_thread_reset_after_fork();
     lh_breach_reset_after_fork();
     lh_alloc_reset_after_fork();
+    lh_stall_reset_after_fork();
+    lh_window_reset_after_fork();
+    lh_timer_reset_after_fork();
     memset(lh_proc.throttle, 0, sizeof lh_proc.throttle);
 #define LH_ZERO(field) atomic_store_explicit(&lh_proc.field, 0, memory_order_relaxed)
     LH_ZERO(report_seq);
@@ -175,6 +178,8 @@ bool lh_init_slow(void) {
     prepare_dir();
     lh_loop_scan_libraries();
     lh_modules_range_of((const void *)lh_init_slow, &lh_proc.self_range);
+    if (lh_timer_init() != 0)
+        say("loophunter: could not map ", "its timer records", "; timer sources are not followed in this process");
     if (lh_alloc_init() != 0)
         say("loophunter: could not map ", "its allocation counters", "; allocations are not counted in this process");
     /* A process with an event-loop library is a GUI program: do the costly set-up now (libunwind's

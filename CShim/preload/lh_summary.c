@@ -235,7 +235,7 @@ static void compose(lh_json *j) {
 
     lh_json_begin_object(j, NULL);
     lh_json_string(j, "schema", "loophunter/summary");
-    lh_json_string(j, "version", "1.2");
+    lh_json_string(j, "version", "1.3");
     lh_json_string(j, "id", id);
     lh_json_string(j, "loophunter_version", LH_VERSION_STRING);
     lh_json_begin_object(j, "process");
@@ -300,6 +300,9 @@ static void compose(lh_json *j) {
     fingerprints_json(j);
     lh_gtk_summary(j);
     lh_alloc_summary(j);
+    lh_stall_summary(j);
+    lh_window_summary(j);
+    lh_timer_summary(j);
     lh_json_end_object(j);
 }
 
@@ -320,6 +323,8 @@ void lh_summary_write(void) {
         return;
     if (!lh_proc.dir_ok) return;
     lh_tls_data.guard++;
+    lh_stall_flush(&lh_tls_data); /* stalls still going on other threads: reported as ongoing */
+    lh_window_flush(&lh_tls_data); /* windows shown and never painted */
     char *mem = mmap(NULL, SUMMARY_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem != MAP_FAILED) {
         size_t text_size = SUMMARY_BYTES - 8192;

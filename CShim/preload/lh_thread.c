@@ -65,6 +65,7 @@ static void clear_record(lh_thread_rec *r) {
     atomic_store_explicit(&r->max_iteration, 0, memory_order_relaxed);
     r->history_next = 0;
     r->members_next = 0;
+    memset(&r->stall, 0, sizeof r->stall); /* nobody samples a record that is not LIVE */
     memset(r->members, 0, sizeof r->members);
     memset(r->history, 0, sizeof r->history);
     r->growth_run = r->growth_start_live = r->growth_last_live = 0;
@@ -157,7 +158,7 @@ static void start_epoch(lh_tls *t, lh_thread_rec *r, uint64_t now, uint64_t numb
     lh_alloc_epoch_end(t, r, h); /* the ended epoch's allocations into h; may report heap-growth */
 }
 
-void lh_thread_new_iteration(lh_tls *t, bool claim) {
+uint64_t lh_thread_new_iteration(lh_tls *t, bool claim) {
     uint64_t now = lh_now_ns();
     lh_thread_rec *r = claim ? lh_thread_record(t) : t->rec;
     if (r != NULL) lh_owner_add(&r->iterations, 1);
@@ -167,6 +168,7 @@ void lh_thread_new_iteration(lh_tls *t, bool claim) {
         t->past_first_epoch = t->iteration >= 2;
         start_epoch(t, r, now, t->iteration);
     }
+    return now;
 }
 
 void lh_thread_frame_begin(lh_tls *t) {
@@ -268,7 +270,9 @@ void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) {
     lh_count_hook_call(hook);
     bool known;
     if (is_loop_caller(caller, &known)) {
-        if (!t->frame_driven) t->busy_end_ns = lh_now_ns(); /* a frame's busy time ends at after-paint */
+        uint64_t now = lh_now_ns();
+        if (!t->frame_driven) t->busy_end_ns = now; /* a frame's busy time ends at after-paint */
+        if (t->rec != NULL && (lh_proc.cfg.families & LH_FAMILY_STALL)) lh_stall_loop_wait(t, t->rec, now);
         t->wait_ms = wait_ms;
         int32_t w = wait_ms < 0 ? INT32_MAX : wait_ms;
         if (w > t->wait_since_layout_ms) t->wait_since_layout_ms = w;
@@ -276,7 +280,7 @@ void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) {
     t->guard--;
 }
 
-void lh_loop_return(const void *caller) {
+void lh_loop_return(unsigned hook, const void *caller) {
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || !lh_active(LH_FAMILY_LOOP)) return;
     t->guard++;
@@ -285,7 +289,11 @@ void lh_loop_return(const void *caller) {
      * thread that also lays something out gets a record: a curl or ssh started under the preload
      * leaves no trace. */
     bool known;
-    if (is_loop_caller(caller, &known)) lh_thread_new_iteration(t, known);
+    if (is_loop_caller(caller, &known)) {
+        uint64_t now = lh_thread_new_iteration(t, known);
+        if (t->rec != NULL && (lh_proc.cfg.families & LH_FAMILY_STALL)) lh_stall_loop_busy(t->rec, hook, now);
+        if (t->rec != NULL && (lh_proc.cfg.families & LH_FAMILY_TIMER)) lh_timer_iteration(t);
+    }
     t->guard--;
 }
 

@@ -208,6 +208,19 @@ static void free_removed_sources(TkLoop *loop) {
     loop->source_count = kept;
 }
 
+/* Every timer and idle callback runs through here: an exported entry point (called through the
+ * PLT, like GLib's g_source dispatch), so that tools can time callbacks and follow sources. */
+bool tk_source_dispatch(TkLoop *loop, unsigned id, TkSourceFunc func, void *data) {
+    (void)loop;
+    (void)id;
+    return func(data);
+}
+
+void tk_loop_frame_done(TkLoop *loop, unsigned long frame) {
+    (void)loop;
+    (void)frame;
+}
+
 /* Runs the timers that are due at `now` (each at most once per iteration). Sources added by the
  * callbacks are appended past `count` and wait for a later iteration. */
 static void dispatch_timers(TkLoop *loop, int64_t now) {
@@ -215,7 +228,7 @@ static void dispatch_timers(TkLoop *loop, int64_t now) {
     for (size_t i = 0; i < count; i++) {
         TkSource *s = loop->sources[i];
         if (s->removed || s->kind != TK_SOURCE_TIMER || s->due_ns > now) continue;
-        bool keep = s->func(s->data);
+        bool keep = tk_source_dispatch(loop, s->id, s->func, s->data);
         s = loop->sources[i]; /* the array may have moved */
         if (!keep) {
             s->removed = true;
@@ -233,7 +246,7 @@ static void dispatch_idles(TkLoop *loop) {
     for (size_t i = 0; i < count; i++) {
         TkSource *s = loop->sources[i];
         if (s->removed || s->kind != TK_SOURCE_IDLE || s->added_iteration >= loop->stats.iterations) continue;
-        bool keep = s->func(s->data);
+        bool keep = tk_source_dispatch(loop, s->id, s->func, s->data);
         if (!keep) loop->sources[i]->removed = true;
     }
 }
@@ -414,8 +427,10 @@ static void layout_capped(TkLoop *loop, int64_t now) {
 static void run_layout(TkLoop *loop, int64_t now) {
     if (!loop->layout_pending) return;
     if (roots_have_dirt(loop)) {
+        unsigned long frames = loop->stats.frames;
         if (loop->policy == TK_LAYOUT_CAPPED) layout_capped(loop, now);
         else layout_uncapped(loop);
+        if (loop->stats.frames != frames) tk_loop_frame_done(loop, loop->stats.frames);
     }
     loop->layout_pending = roots_have_dirt(loop);
 }

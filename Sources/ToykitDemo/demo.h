@@ -31,6 +31,10 @@ int scenario_alloc_storm(void);
 int scenario_leak(void);
 int scenario_threads(void);
 int scenario_fork(void);
+int scenario_stall(void);
+int scenario_slow_window(void);
+int scenario_timer_storm(void);
+int scenario_timer_dangling(void);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t demo_now_ns(void);

@@ -23,6 +23,10 @@ static const Scenario scenarios[] = {
     {"leak", "a list view leaking a 1 MiB row cache per layout, 90 frames (capped)", scenario_leak},
     {"threads", "two loops on two threads: 'ui-main' healthy, 'ui-worker' with the layout loop", scenario_threads},
     {"fork", "a healthy parent forks a child that runs the layout loop and exit(0)s", scenario_fork},
+    {"stall", "the UI thread computes 2.5 s, then sleeps 2.5 s, in two timer callbacks (~6 s)", scenario_stall},
+    {"slow-window", "a window whose first frame waits 2.7 s behind three start-up callbacks", scenario_slow_window},
+    {"timer-storm", "10 tooltip timers leaked per refresh, then 300 zero-delay timers of one callback", scenario_timer_storm},
+    {"timer-dangling", "a progress timer that keeps firing after its Download was freed", scenario_timer_dangling},
 };
 #define SCENARIO_COUNT (sizeof scenarios / sizeof scenarios[0])
 

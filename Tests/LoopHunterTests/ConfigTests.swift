@@ -49,6 +49,11 @@ struct ConfigTests {
         .init(name: "ALLOC_CALLS", min: 16, max: 4_000_000_000) { $0.alloc_calls },
         .init(name: "GROWTH_BYTES", min: 1024, max: 1 << 40) { $0.growth_bytes },
         .init(name: "GROWTH_ITERATIONS", min: 2, max: 1_000_000) { $0.growth_iterations },
+        .init(name: "STALL_MS", min: 10, max: 3_600_000) { $0.stall_ms },
+        .init(name: "WINDOW_MS", min: 1, max: 3_600_000) { $0.window_ms },
+        .init(name: "TIMER_LIVE", min: 2, max: 100_000_000) { $0.timer_live },
+        .init(name: "TIMER_ITERATIONS", min: 2, max: 1_000_000) { $0.timer_iterations },
+        .init(name: "TIMER_FIRES", min: 2, max: 100_000_000) { $0.timer_fires },
     ]
 
     static let badNumbers = ["", "-5", "abc", "12abc", "1e3", " 7", "0x10", "99999999999999999999999",
@@ -62,7 +67,10 @@ struct ConfigTests {
         #expect(d.throttle_secs == 0 && d.history == 32 && !d.disable && !d.verbose)
         #expect(cText(d.dir) == "/tmp/loophunter-1000")
         #expect(cText(d.loop_libs) == "libglib-2.0.so,libtoykit.so")
-        #expect(d.families == UInt32(LH_FAMILY_LAYOUT | LH_FAMILY_ALLOC | LH_FAMILY_LOOP | LH_FAMILY_LOG))
+        #expect(d.families == UInt32(LH_FAMILY_LAYOUT | LH_FAMILY_ALLOC | LH_FAMILY_LOOP | LH_FAMILY_LOG |
+                                     LH_FAMILY_STALL | LH_FAMILY_WINDOW | LH_FAMILY_TIMER))
+        #expect(d.stall_ms == 2000 && d.window_ms == 2000)
+        #expect(d.timer_live == 500 && d.timer_iterations == 60 && d.timer_fires == 200)
         #expect(d.alloc_bytes == 64 << 20 && d.alloc_calls == 1_000_000)
         #expect(d.growth_bytes == 64 << 20 && d.growth_iterations == 60)
     }
@@ -207,7 +215,7 @@ struct ConfigDocumentationTests {
             let quoted = line.split(separator: "\"", omittingEmptySubsequences: false)  // text: 2nd string
             return (name, quoted.count > 3 ? String(quoted[3]) : "")
         }
-        #expect(rows.count == 17, "\(rows)")
+        #expect(rows.count == 22, "\(rows)")
         for (name, def) in rows {
             let row = docs.split(separator: "\n").first { $0.hasPrefix("| `LOOPHUNTER_\(name)`") }
             #expect(row != nil, "LOOPHUNTER_\(name) is not documented")

@@ -40,6 +40,21 @@
       "reported")                                                                                  \
     X(growth_iterations, "GROWTH_ITERATIONS", 60, 2, 1000000,                                      \
       "iterations in a row in which the live heap grew (a growth run) before a heap-growth can be "\
+      "reported")                                                                                  \
+    X(stall_ms, "STALL_MS", 2000, 10, 3600000,                                                     \
+      "an event-loop iteration running longer than this many ms is a stall (reported with the "    \
+      "stack where the thread was stuck)")                                                         \
+    X(window_ms, "WINDOW_MS", 2000, 1, 3600000,                                                    \
+      "a toplevel window taking longer than this many ms from creation (or mapping) to its first " \
+      "painted frame is a slow-window")                                                            \
+    X(timer_live, "TIMER_LIVE", 500, 2, 100000000,                                                 \
+      "timer sources added (created minus destroyed) over a growth run above which a timer-storm " \
+      "is reported")                                                                               \
+    X(timer_iterations, "TIMER_ITERATIONS", 60, 2, 1000000,                                        \
+      "iterations in a row in which the live timer sources grew before a timer-storm can be "      \
+      "reported")                                                                                  \
+    X(timer_fires, "TIMER_FIRES", 200, 2, 100000000,                                               \
+      "fires of one timer callback in one event-loop iteration above which a timer-storm is "      \
       "reported")
 
 /* On/off variables: field, suffix, default, meaning. */
@@ -53,8 +68,8 @@
     X(dir, "DIR", 3072, "", "report directory (created 0700; must be owned by you, not group/world writable)") \
     X(loop_libs, "LOOP_LIBS", 512, "libglib-2.0.so,libtoykit.so",                                 \
       "comma-separated library names whose poll() calls mark event-loop iterations")              \
-    X(hooks, "HOOKS", 128, "layout,alloc,loop,log",                                                \
-      "comma-separated hook families to enable (layout, alloc, loop, log)")
+    X(hooks, "HOOKS", 128, "layout,alloc,loop,log,stall,window,timer",                             \
+      "comma-separated hook families to enable (layout, alloc, loop, log, stall, window, timer)")
 
 #define LH_CONFIG_MAX_LOOP_LIBS 8
 #define LH_CONFIG_MAX_MESSAGES 16
@@ -66,6 +81,9 @@ enum {
     LH_FAMILY_LOOP = 1u << 1,   /* poll()-family: event-loop iteration boundaries */
     LH_FAMILY_LOG = 1u << 2,    /* GLib logging: toolkit warnings */
     LH_FAMILY_ALLOC = 1u << 3,  /* the malloc family: allocation accounting */
+    LH_FAMILY_STALL = 1u << 4,  /* the stall watchdog (needs "loop": iterations) */
+    LH_FAMILY_WINDOW = 1u << 5, /* windows' time to first frame; signal emissions timed meanwhile */
+    LH_FAMILY_TIMER = 1u << 6,  /* timer sources: storms, and timers that outlive their target */
 };
 
 typedef struct lh_config {

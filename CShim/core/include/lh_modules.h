@@ -33,7 +33,8 @@ typedef struct lh_frame {
 } lh_frame;
 
 /* Executable ranges of the loaded modules whose file name starts with one of `names` (e.g.
- * "libglib-2.0.so"); writes at most `max` ranges. Returns how many were found. */
+ * "libglib-2.0.so"), or of every module when `name_count` is 0; writes at most `max` ranges.
+ * Returns how many were found. */
 size_t lh_modules_ranges_named(const char names[][64], size_t name_count, lh_range *out,
                                size_t max) LH_HIDDEN;
 

@@ -80,8 +80,50 @@ typedef struct lh_report_alloc {
     size_t top_count;
 } lh_report_alloc;
 
+/* A stall (see docs/report-schema.md). */
+typedef struct lh_report_stall {
+    uint64_t duration_ms;
+    bool ongoing;
+    bool has_sample;
+    uint64_t sampled_after_ms;
+    const char *method;      /* "signal", "scan", "none" */
+    const char *syscall;     /* NULL: it was running */
+    uint32_t samples;
+} lh_report_stall;
+
+/* One step on a window's way to its first frame: a signal emission (GTK) or a source's callback
+ * (toykit), aggregated per (signal, object type, callback). */
+typedef struct lh_report_step {
+    char signal[64];
+    char object_type[64];
+    uintptr_t callback;      /* 0: none */
+    uint64_t longest_us, count;
+} lh_report_step;
+
+/* A toplevel window's time to first frame. */
+typedef struct lh_report_window {
+    const char *title;       /* NULL: none */
+    const char *since;       /* "creation" or "map" */
+    uint64_t created_us, first_frame_us; /* since LoopHunter started; first_frame_us valid if painted */
+    bool painted;
+    uint64_t ttff_ms;
+    const lh_report_step *steps; /* slowest first */
+    size_t step_count;
+} lh_report_window;
+
+/* A timer source (timer kinds). */
+typedef struct lh_report_timer {
+    const char *source;      /* the API it came from */
+    uintptr_t callback, data;
+    int64_t interval_ms;     /* -1: none (idle) */
+    uint64_t created_us, fires, live_sources;
+    const char *storm_reason; /* NULL, "growth" or "fires" */
+    uint64_t storm_iterations, storm_start_live, storm_fires;
+    bool freed_during_dispatch;
+} lh_report_timer;
+
 typedef struct lh_report_data {
-    const char *kind;            /* "layout-storm", "layout-streak", "toolkit-warning", "alloc-storm", "heap-growth" */
+    const char *kind;            /* "layout-storm", ..., "stall", "slow-window", "timer-storm", "timer-outlives-target" */
     const char *id;              /* unique: run tag, pid, sequence */
     uint64_t wall_ns;
     int pid, ppid;
@@ -107,6 +149,14 @@ typedef struct lh_report_data {
     const uint64_t *object_sizes; /* per history entry: the object's size then, LH_GEOMETRY_NONE unknown */
     const lh_report_warning *warning;
     const lh_report_alloc *alloc;
+    const lh_report_stall *stall;
+    const lh_report_window *window;
+    const lh_report_timer *timer;
+    /* Frames (in `frames`) of the second stack (timer-outlives-target: where the timer was made),
+     * and of the callbacks a window's steps and a timer name: frames[callback_frames + i] is step
+     * i's (the timer's callback: the first). Both resolved with the report's modules. */
+    size_t created_first, created_count;
+    size_t callback_first, callback_count;
     const lh_frame *frames;
     size_t frame_count;
     bool frames_truncated;

@@ -119,6 +119,11 @@ void tk_loop_add_root(TkLoop *loop, TkView *root);
 unsigned tk_loop_add_timer(TkLoop *loop, int interval_ms, TkSourceFunc func, void *data);
 unsigned tk_loop_add_idle(TkLoop *loop, TkSourceFunc func, void *data);
 void tk_loop_remove_source(TkLoop *loop, unsigned id);
+/* Runs one timer or idle callback (the loop calls it for each; exported so that tools can time
+ * callbacks and follow sources). Returns the callback's result. */
+bool tk_source_dispatch(TkLoop *loop, unsigned id, TkSourceFunc func, void *data);
+/* Called by the loop after each frame it laid out and "painted" (a marker, does nothing). */
+void tk_loop_frame_done(TkLoop *loop, unsigned long frame);
 /* Starts a feeder thread that writes the events, one line each, into a pipe the loop polls; the
  * loop calls `on_input` for each. `events` must stay valid until the loop is freed. Returns 0, or
  * -1 with errno set. */

@@ -21,7 +21,8 @@ enum Native {
     static let poller = release.appendingPathComponent("test-programs/lh-poller").path
 
     /// The toykit scenarios, as `toykit-demo --list` prints them.
-    static let scenarios = ["healthy", "loop", "capped-loop", "oscillate", "alloc-storm", "leak", "threads", "fork"]
+    static let scenarios = ["healthy", "loop", "capped-loop", "oscillate", "alloc-storm", "leak", "threads", "fork",
+                            "stall", "slow-window", "timer-storm", "timer-dangling"]
 
     /// Builds the native parts once; every test that runs them calls this first. A failed build
     /// fails the test with the compiler's output.

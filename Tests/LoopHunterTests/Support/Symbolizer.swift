@@ -17,13 +17,22 @@ enum Symbolizer {
     }
 
     static func symbolize(_ frames: [Frame]) throws -> [Location?] {
+        // Return addresses: the call instruction is at offset - 1.
+        try symbolize(modules: frames.map { frame in
+            guard let module = frame.module, let text = frame.offset,
+                  let offset = UInt64(text.dropFirst(2), radix: 16), offset > 0 else { return nil }
+            return (module, offset - 1)
+        })
+    }
+
+    /// Exact (module, offset) pairs, e.g. callbacks (function entries, symbolized at their offset).
+    static func symbolize(modules entries: [(module: String, offset: UInt64)?]) throws -> [Location?] {
         guard let path else { throw SymbolizerMissing() }
         var lines: [String] = []
         var index: [Int] = []
-        for (i, frame) in frames.enumerated() {
-            guard let module = frame.module, let text = frame.offset,
-                  let offset = UInt64(text.dropFirst(2), radix: 16), offset > 0 else { continue }
-            lines.append("CODE \(module) 0x\(String(offset - 1, radix: 16))")
+        for (i, entry) in entries.enumerated() {
+            guard let entry else { continue }
+            lines.append("CODE \(entry.module) 0x\(String(entry.offset, radix: 16))")
             index.append(i)
         }
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("lh-sym-\(UUID().uuidString)")
@@ -31,7 +40,7 @@ enum Symbolizer {
         defer { try? FileManager.default.removeItem(at: input) }
         let run = HostRun.run(["/bin/sh", "-c",
                                "'\(path)' --functions=linkage --no-inlines --output-style=JSON < '\(input.path)'"])
-        var result = [Location?](repeating: nil, count: frames.count)
+        var result = [Location?](repeating: nil, count: entries.count)
         for (n, line) in run.stdout.split(separator: "\n").enumerated() where n < index.count {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                   let symbols = object["Symbol"] as? [[String: Any]], let first = symbols.first,
