@@ -129,10 +129,10 @@ extension FindingText {
         p.windows.map { windows in
             windows.map { w in
                 let ttff = w.timeToFirstFrameMs.map { "\($0) ms" } ?? "never painted (waited \(w.waitedMs) ms)"
-                let slow = w.timeToFirstFrameMs.map { ms in p.windowMs.map { ms > $0 } ?? false } ?? true
+                let over = w.timeToFirstFrameMs.flatMap { ms in p.windowMs.flatMap { ms > $0 ? $0 : nil } }
                 return [
                     w.label, w.title ?? "—", w.since,
-                    ttff + (slow && p.windowMs != nil ? " (over \(p.windowMs ?? 0) ms)" : ""),
+                    ttff + (over.map { " (over \($0) ms)" } ?? ""),
                     w.slowestStep.map { step in step + (w.slowestStepUs.map { " \(micros($0))" } ?? "") } ?? "—",
                 ]
             }
