@@ -3,7 +3,7 @@ import Foundation
 /// The hook families `LOOPHUNTER_HOOKS` (and `run --hooks`) can switch on; the preload's
 /// `lh_config.c` parses the same names. `all` and `none` are accepted besides these.
 enum HookFamily: String, CaseIterable {
-    case layout, alloc, loop, log
+    case layout, alloc, loop, log, stall, window, timer
 
     /// Every name `--hooks` accepts, in the order the help text lists them.
     static let acceptedNames: [String] = allCases.map(\.rawValue) + ["all", "none"]

@@ -31,6 +31,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Back-to-back hot iterations that count as a loop in capped toolkits (2-1000000; default 60).")
     var streak: Int?
 
+    @Option(name: .customLong("stall-ms"), help: ArgumentHelp("Milliseconds one event-loop iteration may run before it is a stall (10-3600000; default 2000).", valueName: "ms"))
+    var stallMs: Int?
+
+    @Option(name: .customLong("window-ms"), help: ArgumentHelp("Milliseconds a window may take to its first frame (1-3600000; default 2000).", valueName: "ms"))
+    var windowMs: Int?
+
     @Option(name: .customLong("max-reports"), help: "Reports written per process at most (0-1000000; default 100).")
     var maxReports: Int?
 
@@ -64,6 +70,8 @@ struct RunCommand: ParsableCommand {
         try Self.check(threshold, "--threshold", 2...16_000_000, "layouts of one object in one iteration")
         try Self.check(streak, "--streak", 2...1_000_000, "back-to-back hot iterations")
         try Self.check(maxReports, "--max-reports", 0...1_000_000, "reports per process")
+        try Self.check(stallMs, "--stall-ms", 10...3_600_000, "milliseconds one event-loop iteration may run before it is a stall")
+        try Self.check(windowMs, "--window-ms", 1...3_600_000, "milliseconds a window may take to its first frame")
         if let ship {
             try shipping.checkInputs(url: ship, option: "--ship", format: shipFormat)
         } else if shipping.tokenFile != nil || shipping.tokenEnv != nil || shipping.caFile != nil || shipping.insecure {
@@ -143,6 +151,8 @@ struct RunCommand: ParsableCommand {
         if let threshold { env["LOOPHUNTER_THRESHOLD"] = String(threshold) }
         if let streak { env["LOOPHUNTER_STREAK"] = String(streak) }
         if let maxReports { env["LOOPHUNTER_MAX_REPORTS"] = String(maxReports) }
+        if let stallMs { env["LOOPHUNTER_STALL_MS"] = String(stallMs) }
+        if let windowMs { env["LOOPHUNTER_WINDOW_MS"] = String(windowMs) }
         if let hooks { env["LOOPHUNTER_HOOKS"] = hooks }
         return env
     }

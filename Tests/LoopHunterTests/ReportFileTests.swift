@@ -41,7 +41,9 @@ struct ReportFileTests {
     func minorVersion() throws {
         let (_, text) = ReportComposerTests.compose(type: Array("T".utf8), name: [])
         var json = try #require(String(data: text, encoding: .utf8))
-        json = json.replacingOccurrences(of: "\"version\": \"\(SchemaVersion.current)\"", with: "\"version\": \"1.7\",\n  \"new_field\": [1, 2]")
+        // Whatever minor version the preload's writer is at (the reader may be ahead of it).
+        json = json.replacingOccurrences(of: #""version": "1\.[0-9]+""#, with: "\"version\": \"1.7\",\n  \"new_field\": [1, 2]",
+                                         options: .regularExpression)
         if case .report(let r) = try ReportFile.decode(Data(json.utf8), path: "x") {
             #expect(r.version == "1.7")
         } else {

@@ -18,7 +18,7 @@ public struct Analyzer: Sendable {
     }
 
     public func analyze(_ collection: ReportCollection, directoryLabel: String? = nil) -> Analysis {
-        let lookups = symbolizer?.symbolize(Set(collection.reports.flatMap { $0.report.frames.compactMap(CodeAddress.init) })) ?? [:]
+        let lookups = symbolizer?.symbolize(Self.codeAddresses(collection)) ?? [:]
         let inProcessNames = demangledInProcessNames(collection, lookups: lookups)
         var notes = Set<String>()
 
@@ -32,14 +32,16 @@ public struct Analyzer: Sendable {
             let report = located.report
             let hook = Self.groupHook(of: report), detail = Self.groupDetail(of: report)
             let stackKey = StackKey(kind: report.kind, hook: hook, type: report.object.type,
-                                    detail: detail, frames: report.frames)
+                                    detail: detail ?? report.timer?.callback.map(Self.rawCallbackDetail), frames: report.frames)
             let key: String
             if let known = keys[stackKey] {
                 key = known
             } else {
                 let frames = symbolizedFrames(report, lookups: lookups, inProcessNames: inProcessNames)
+                let callback = report.timer?.callback.map { symbolizedCallback($0, lookups: lookups, inProcessNames: inProcessNames) }
                 key = Self.groupKey(kind: report.kind, hook: hook, type: report.object.type,
-                                    detail: detail, frames: frames)
+                                    detail: detail ?? callback.map(Self.callbackDetail), frames: frames,
+                                    depth: Self.groupDepth(kind: report.kind))
                 keys[stackKey] = key
                 notes.formUnion(frames.compactMap(\.note))
                 if stacks[key] == nil { stacks[key] = frames }
@@ -57,14 +59,19 @@ public struct Analyzer: Sendable {
         let label = directoryLabel ?? collection.directory
         let findings = order.map { key in
             finding(id: key, members: groups[key] ?? [], stack: stacks[key] ?? [],
-                    suppressedByFingerprint: suppressedByFingerprint, directory: label)
+                    suppressedByFingerprint: suppressedByFingerprint, directory: label,
+                    lookups: lookups, inProcessNames: inProcessNames)
         }.sorted {
             ($0.severity, -$0.reportCount, $0.firstSeen, $0.id) < ($1.severity, -$1.reportCount, $1.firstSeen, $1.id)
         }
         return Analysis(
             directory: label,
             findings: findings,
-            processes: collection.summaries.map { ProcessOverview($0.summary) }.sorted { $0.pid < $1.pid },
+            processes: collection.summaries.map { located in
+                ProcessOverview(located.summary) { frame in
+                    self.symbolizedCallback(frame, lookups: lookups, inProcessNames: inProcessNames).displayName
+                }
+            }.sorted { $0.pid < $1.pid },
             problems: collection.problems.map(\.description),
             reportCount: collection.reports.count,
             symbolizer: symbolizer?.description ?? "not symbolized (names only where the process proved them)",
@@ -75,12 +82,12 @@ public struct Analyzer: Sendable {
     /// (``groupDetail(of:)``), and the top app frames (by function name, else module and offset),
     /// or the top toolkit frames when no app frame is known.
     public static func groupKey(kind: String, hook: String, type: String, detail: String? = nil,
-                                frames: [SymbolizedFrame]) -> String {
+                                frames: [SymbolizedFrame], depth: Int = groupDepth) -> String {
         var parts = [kind, hook, type]
         if let detail { parts.append(detail) }
         let app = frames.filter { $0.origin == .app }
         let chosen = app.isEmpty ? frames.filter { $0.origin == .toolkit } : app
-        for frame in chosen.prefix(groupDepth) {
+        for frame in chosen.prefix(depth) {
             parts.append("\(frame.moduleName ?? "?"):\(frame.primary?.function ?? frame.offset ?? frame.pc)")
         }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -95,8 +102,62 @@ public struct Analyzer: Sendable {
     /// The hook a report is grouped by: its own, but the malloc family's entry points as one
     /// (`alloc`): an allocation storm crosses its limit in whichever of malloc, calloc or realloc
     /// comes next, and a heap growth is noticed by the event loop, not by an allocation.
+    ///
+    /// Schema 1.3: a stall is grouped by its kind and stuck code only (the wait its iteration
+    /// began from does not matter), a slow window by its type and creating code only: their hook
+    /// is the kind's (`stall`, `window`).
     public static func groupHook(of report: Report) -> String {
-        report.hook.family == "alloc" ? report.hook.family : report.hook.name
+        switch report.kind {
+        case "stall": return "stall"
+        case "slow-window": return "window"
+        default: return report.hook.family == "alloc" ? report.hook.family : report.hook.name
+        }
+    }
+
+    /// How many app frames identify a group: ``groupDepth``, but only the first for the event-loop
+    /// health kinds (schema 1.3): the stuck frame of a stall, the code that created a window or
+    /// a timer source. What called it varies more than what it is.
+    public static func groupDepth(kind: String) -> Int {
+        switch kind {
+        case "stall", "slow-window", "timer-storm", "timer-outlives-target": return 1
+        default: return groupDepth
+        }
+    }
+
+    /// A timer's callback in a group key: its function name once symbolized, else module and offset.
+    static func callbackDetail(_ callback: SymbolizedFrame) -> String {
+        "callback \(callback.moduleName ?? "?"):\(callback.primary?.function ?? callback.offset ?? callback.pc)"
+    }
+
+    /// A timer's callback before symbolization, for the cache of group keys.
+    static func rawCallbackDetail(_ callback: Frame) -> String {
+        "callback \(callback.module ?? "?"):\(callback.offset ?? callback.pc):\(callback.symbol ?? "")"
+    }
+
+    /// Every address to symbolize: the frames of every stack (`frames`, `created_frames`) as return
+    /// addresses, and every callback (`timer.callback`, `window.slowest[].callback`, in reports and
+    /// summaries) as an entry address.
+    static func codeAddresses(_ collection: ReportCollection) -> Set<CodeAddress> {
+        var addresses = Set<CodeAddress>()
+        for located in collection.reports {
+            let report = located.report
+            addresses.formUnion(report.frames.compactMap { CodeAddress($0) })
+            addresses.formUnion((report.createdFrames ?? []).compactMap { CodeAddress($0) })
+            addresses.formUnion(callbacks(of: report).compactMap(CodeAddress.init(callback:)))
+        }
+        for located in collection.summaries {
+            for window in located.summary.windows ?? [] {
+                addresses.formUnion(window.slowest.compactMap(\.callback).compactMap(CodeAddress.init(callback:)))
+            }
+        }
+        return addresses
+    }
+
+    /// A report's callback frame objects (entry addresses).
+    static func callbacks(of report: Report) -> [Frame] {
+        var frames = (report.window?.slowest ?? []).compactMap(\.callback)
+        if let callback = report.timer?.callback { frames.append(callback) }
+        return frames
     }
 
     /// What tells two reports of one kind, hook and object type apart besides their code: a
@@ -116,15 +177,28 @@ public struct Analyzer: Sendable {
     /// of the report.
     private func symbolizedFrames(_ report: Report, lookups: [CodeAddress: SymbolLookup],
                                   inProcessNames: [String: String]) -> [SymbolizedFrame] {
-        report.frames.enumerated().compactMap { index, frame in
-            let named = symbolized(frame, index: index, lookups: lookups, inProcessNames: inProcessNames)
+        symbolizedStack(report.frames, lookups: lookups, inProcessNames: inProcessNames)
+    }
+
+    private func symbolizedStack(_ frames: [Frame], lookups: [CodeAddress: SymbolLookup],
+                                 inProcessNames: [String: String]) -> [SymbolizedFrame] {
+        frames.enumerated().compactMap { index, frame in
+            let named = symbolized(frame, index: index, address: CodeAddress(frame), lookups: lookups,
+                                   inProcessNames: inProcessNames)
             return named.origin == .loophunter ? nil : named
         }
     }
 
-    private func symbolized(_ frame: Frame, index: Int, lookups: [CodeAddress: SymbolLookup],
+    /// A callback frame object, named at its ENTRY address (``CodeAddress/init(callback:)``: the
+    /// offset exactly, not `offset - 1` as for the return addresses of a stack).
+    func symbolizedCallback(_ frame: Frame, lookups: [CodeAddress: SymbolLookup],
                             inProcessNames: [String: String]) -> SymbolizedFrame {
-        let lookup = CodeAddress(frame).flatMap { lookups[$0] } ?? .unknown
+        symbolized(frame, index: 0, address: CodeAddress(callback: frame), lookups: lookups, inProcessNames: inProcessNames)
+    }
+
+    private func symbolized(_ frame: Frame, index: Int, address: CodeAddress?, lookups: [CodeAddress: SymbolLookup],
+                            inProcessNames: [String: String]) -> SymbolizedFrame {
+        let lookup = address.flatMap { lookups[$0] } ?? .unknown
         var symbols = lookup.symbols
         var source = lookup.source
         if symbols.isEmpty, let name = frame.symbol {
@@ -138,15 +212,18 @@ public struct Analyzer: Sendable {
 
     private func demangledInProcessNames(_ collection: ReportCollection, lookups: [CodeAddress: SymbolLookup]) -> [String: String] {
         guard let demangler else { return [:] }
-        let names = Set(collection.reports.flatMap { $0.report.frames }.compactMap { frame -> String? in
-            guard let name = frame.symbol, CodeAddress(frame).flatMap({ lookups[$0] })?.symbols.isEmpty ?? true else { return nil }
+        let stacks = collection.reports.flatMap { $0.report.frames + ($0.report.createdFrames ?? []) }.map { ($0, CodeAddress($0)) }
+        let callbacks = collection.reports.flatMap { Self.callbacks(of: $0.report) }.map { ($0, CodeAddress(callback: $0)) }
+        let names = Set((stacks + callbacks).compactMap { frame, address -> String? in
+            guard let name = frame.symbol, address.flatMap({ lookups[$0] })?.symbols.isEmpty ?? true else { return nil }
             return Demangler.isSwift(name) || Demangler.isCxx(name) ? name : nil
         })
         return names.isEmpty ? [:] : demangler.demangle(names)
     }
 
     private func finding(id: String, members group: [LocatedReport], stack: [SymbolizedFrame],
-                         suppressedByFingerprint: [String: UInt64], directory: String) -> Finding {
+                         suppressedByFingerprint: [String: UInt64], directory: String,
+                         lookups: [CodeAddress: SymbolLookup], inProcessNames: [String: String]) -> Finding {
         let representative = group[0].report
         let reports = group.map(\.report)
         let peak = reports.max { $0.count < $1.count } ?? representative
@@ -168,6 +245,13 @@ public struct Analyzer: Sendable {
         }
         let suppressed = Set(reports.map(\.fingerprint)).reduce(UInt64(0)) { $0 + (suppressedByFingerprint[$1] ?? 0) }
         let object = objects[0]
+        let callback = { (frame: Frame) in self.symbolizedCallback(frame, lookups: lookups, inProcessNames: inProcessNames) }
+        let timerCallback = representative.timer?.callback.map(callback)
+        let steps = representative.window?.slowest.map { step in
+            SymbolizedStep(signal: step.signal, objectType: step.objectType, callback: step.callback.map(callback),
+                           durationUs: step.durationUs, count: step.count)
+        }
+        let appFrame = stack.first { $0.origin == .app && $0.primary?.file != nil } ?? stack.first { $0.origin == .app }
         return Finding(
             id: id,
             kind: representative.kind,
@@ -175,7 +259,8 @@ public struct Analyzer: Sendable {
             hook: representative.hook.name,
             object: object,
             objects: objects,
-            title: Self.title(kind: representative.kind, object: object, report: peak),
+            title: Self.title(kind: representative.kind, object: object, report: peak,
+                              code: (representative.kind == "stall" ? appFrame : timerCallback)?.displayName),
             reportCount: reports.count,
             suppressed: suppressed,
             firstSeen: reports.map(\.time).min() ?? representative.time,
@@ -187,12 +272,18 @@ public struct Analyzer: Sendable {
             countUnit: peak.countUnit,
             members: members,
             stack: stack,
-            appFrame: stack.first { $0.origin == .app && $0.primary?.file != nil } ?? stack.first { $0.origin == .app },
+            appFrame: appFrame,
             history: representative.history,
             historyUnit: representative.historyUnit ?? "iteration",
             warning: representative.warning,
             streak: representative.streak,
             alloc: representative.alloc,
+            stall: representative.stall,
+            window: representative.window,
+            slowestSteps: steps,
+            timer: representative.timer,
+            timerCallback: timerCallback,
+            createdStack: representative.createdFrames.map { symbolizedStack($0, lookups: lookups, inProcessNames: inProcessNames) },
             // Shown as the directory the user named plus the file name, not as the resolved path.
             reportPaths: group.map { directory + "/" + ($0.path.split(separator: "/").last.map(String.init) ?? $0.path) })
     }
@@ -200,9 +291,11 @@ public struct Analyzer: Sendable {
     /// The object type of an `alloc-storm` that crossed its limit while no layout was running.
     static let noLayoutRunning = "(no layout running)"
 
-    /// One line describing the finding.
-    static func title(kind: String, object: ObjectRef, report: Report) -> String {
+    /// One line describing the finding. `code`: a stall's stuck app function, a timer's callback.
+    static func title(kind: String, object: ObjectRef, report: Report, code: String? = nil) -> String {
         switch kind {
+        case "stall", "slow-window", "timer-storm", "timer-outlives-target":
+            return healthTitle(kind: kind, object: object, report: report, code: code)
         case "layout-storm":
             return "\(object.label) laid out \(report.count) times in one event-loop iteration (threshold \(report.threshold))"
         case "layout-streak":

@@ -38,6 +38,19 @@ public struct Finding: Sendable, Codable, Equatable {
     public let streak: StreakDetail?
     /// The representative report's memory side (schema 1.2), when the alloc hook family was on.
     public let alloc: ReportAlloc?
+    /// `stall` (schema 1.3): the representative report's stall section.
+    public let stall: ReportStall?
+    /// `slow-window` (schema 1.3): the representative report's window section, and its slowest
+    /// steps with their callbacks named.
+    public let window: ReportWindow?
+    public let slowestSteps: [SymbolizedStep]?
+    /// Timer kinds (schema 1.3): the representative report's timer section, and its callback
+    /// named (symbolized at its entry address).
+    public let timer: ReportTimer?
+    public let timerCallback: SymbolizedFrame?
+    /// `timer-outlives-target`: where the source was created, symbolized, innermost first (the
+    /// `stack` is where its target was freed).
+    public let createdStack: [SymbolizedFrame]?
     /// Files of the reports in this group.
     public let reportPaths: [String]
 }

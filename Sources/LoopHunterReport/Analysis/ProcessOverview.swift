@@ -26,8 +26,20 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
     public let liveBytes: UInt64?
     /// False when no allocation reached LoopHunter (another allocator took every malloc call).
     public let mallocIsOurs: Bool?
+    /// Event-loop stalls and the longest (schema 1.3; nil when the stall hook family was off).
+    public let stallCount: UInt64?
+    public let longestStallMs: UInt64?
+    /// Every toplevel window seen, with its time to first frame (schema 1.3; nil when the window
+    /// hook family was off), whether more were seen than listed, and the limit.
+    public let windows: [WindowOverview]?
+    public let windowsTruncated: Bool?
+    public let windowMs: UInt64?
+    /// Timer sources (schema 1.3; nil when the timer hook family was off).
+    public let timers: SummaryTimers?
 
-    public init(_ s: Summary) {
+    /// `callbackName`: the name of a window step's callback (an entry address); by default the
+    /// in-process symbol, else module and offset.
+    public init(_ s: Summary, callbackName: (Frame) -> String = ProcessOverview.inProcessName) {
         pid = s.process.pid
         executable = s.process.executable
         started = s.started
@@ -49,5 +61,16 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
         allocatedBytes = s.alloc?.bytes
         liveBytes = s.alloc?.liveBytes
         mallocIsOurs = s.alloc?.mallocIsOurs
+        stallCount = s.stalls?.count
+        longestStallMs = s.stalls?.longestMs
+        windows = s.windows?.map { WindowOverview($0, callbackName: callbackName) }
+        windowsTruncated = s.windowsTruncated
+        windowMs = s.windowMs
+        timers = s.timers
+    }
+
+    /// A frame's in-process symbol, else `module+offset`.
+    public static func inProcessName(_ frame: Frame) -> String {
+        frame.symbol ?? "\(frame.module.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "?")+\(frame.offset ?? frame.pc)"
     }
 }

@@ -62,14 +62,19 @@ extension FindingText {
         } else if let bytes = p.allocatedBytes, let calls = p.allocationCalls {
             text += "; \(ByteCount(bytes)) allocated in \(count(calls, "call")), \(ByteCount(p.liveBytes ?? 0)) live at exit"
         }
-        return text
+        return text + healthProcessText(p)
     }
 
     /// The stack as aligned lines, app frames marked `▶`, as the text format lists it, at most
     /// `maxFrames` frames and a line counting the rest. Names are made single-line first, so
     /// every frame is exactly one line whatever its name contains.
     static func stackLines(_ f: Finding, maxFrames: Int) -> [String] {
-        let shown = f.stack.prefix(maxFrames).map { frame in
+        stackLines(f.stack, maxFrames: maxFrames)
+    }
+
+    /// A stack (the finding's, or a timer's created stack) as aligned lines.
+    static func stackLines(_ stack: [SymbolizedFrame], maxFrames: Int) -> [String] {
+        let shown = stack.prefix(maxFrames).map { frame in
             let (function, location, module) = frameLine(frame)
             return (frame, oneLine(function), oneLine(location),
                     oneLine(module) + (frame.source == .inProcess ? " (in-process name)" : ""))
@@ -81,7 +86,7 @@ extension FindingText {
             return "\(marker) #" + padded(String(frame.index), 3) + " " + padded(function, nameWidth) + "  "
                 + padded(location, locationWidth) + "  " + module
         }
-        if f.stack.count > shown.count { lines.append("    ... \(f.stack.count - shown.count) more frames") }
+        if stack.count > shown.count { lines.append("    ... \(stack.count - shown.count) more frames") }
         return lines
     }
 

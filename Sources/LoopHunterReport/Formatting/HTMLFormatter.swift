@@ -43,7 +43,9 @@ public struct HTMLFormatter: FindingsFormatter {
                 }
                 out.append(item + "</li>")
             }
-            out += ["</ul>", "</section>"]
+            out.append("</ul>")
+            for p in a.processes { out += windowTable(p) }
+            out.append("</section>")
         }
         if !a.problems.isEmpty {
             out += ["<section class=\"problems\">", "<h2>\(HTMLText.escape(FindingText.skipped(a)))</h2>", "<ul>"]
@@ -79,6 +81,26 @@ public struct HTMLFormatter: FindingsFormatter {
                        + "<td class=\"num\">\(HTMLText.escape(FindingText.countAndThreshold(f)))</td>"
                        + "<td>\(location)</td>"
                        + "<td>\(HTMLText.escape(FindingText.reports(f)))</td></tr>")
+        }
+        out += ["</tbody>", "</table>"]
+        return out
+    }
+
+    /// A process's time-to-first-frame table (schema 1.3), when it lists windows.
+    private func windowTable(_ p: ProcessOverview) -> [String] {
+        guard let rows = FindingText.windowRows(p), !rows.isEmpty else { return [] }
+        var out = [
+            "<h3>\(HTMLText.escape(FindingText.windowsHeading(p)))</h3>",
+            "<table class=\"windows\">",
+            "<thead><tr>" + FindingText.windowColumns.enumerated().map { index, column in
+                index == 3 ? "<th class=\"num\">\(HTMLText.escape(column))</th>" : "<th>\(HTMLText.escape(column))</th>"
+            }.joined() + "</tr></thead>",
+            "<tbody>",
+        ]
+        for row in rows {
+            out.append("<tr>" + row.enumerated().map { index, cell in
+                index == 3 ? "<td class=\"num\">\(HTMLText.escape(cell))</td>" : "<td>\(HTMLText.escape(cell))</td>"
+            }.joined() + "</tr>")
         }
         out += ["</tbody>", "</table>"]
         return out

@@ -33,6 +33,10 @@ public struct JUnitFormatter: FindingsFormatter {
         for p in a.processes {
             stdout.append(FindingText.processLine(p))
             stdout += p.configMessages.map { "  " + $0 }
+            if let rows = FindingText.windowRows(p), !rows.isEmpty {
+                stdout.append("  " + FindingText.windowsHeading(p) + ":")
+                stdout += FindingText.alignedTable([FindingText.windowColumns] + rows).map { "    " + $0 }
+            }
         }
         out.append("    <system-out>" + stdout.map(XMLText.escape).joined(separator: "\n") + "</system-out>")
         if !a.problems.isEmpty {
@@ -69,8 +73,13 @@ public struct JUnitFormatter: FindingsFormatter {
         row("seen", FindingText.seen(f))
         if let history = FindingText.history(f) { row("history", history) }
         for (label, value) in FindingText.memoryRows(f) { row(label, value) }
-        row("stack", "(▶ your code)")
+        for (label, value) in FindingText.healthRows(f) { row(label, value) }
+        row("stack", FindingText.stackHint(f))
         lines += FindingText.stackLines(f, maxFrames: maxFrames).map { "  " + $0 }
+        if f.createdStack != nil {
+            row("created", "(where the source was created; ▶ your code)")
+            lines += FindingText.createdStackLines(f, maxFrames: maxFrames).map { "  " + $0 }
+        }
         let files = FindingText.reportFiles(f)
         row("report", files.first + (files.more > 0 ? " (+\(files.more) more)" : ""))
         return lines

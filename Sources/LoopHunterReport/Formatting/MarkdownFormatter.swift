@@ -26,6 +26,13 @@ public struct MarkdownFormatter: FindingsFormatter {
                 out.append("- " + MarkdownText.text(FindingText.processLine(p)))
                 out += p.configMessages.map { "  - " + MarkdownText.text($0) }
             }
+            for p in a.processes {
+                guard let rows = FindingText.windowRows(p), !rows.isEmpty else { continue }
+                out += ["", "#### " + MarkdownText.text(FindingText.windowsHeading(p)), ""]
+                out.append(MarkdownText.row(FindingText.windowColumns))
+                out.append(MarkdownText.row(["---", "---", "---", "--:", "---"]))
+                out += rows.map { MarkdownText.row($0.map { MarkdownText.text($0) }) }
+            }
         }
         if !a.problems.isEmpty {
             out += ["", "### \(FindingText.skipped(a))", ""]
@@ -68,10 +75,17 @@ public struct MarkdownFormatter: FindingsFormatter {
         item("seen", MarkdownText.text(FindingText.seen(f)))
         if let history = FindingText.history(f) { item("history", MarkdownText.text(history)) }
         for (label, value) in FindingText.memoryRows(f) { item(label, MarkdownText.text(value)) }
+        for (label, value) in FindingText.healthRows(f) {
+            item(label, label == "stuck" ? "**" + MarkdownText.text(value) + "**" : MarkdownText.text(value))
+        }
         let files = FindingText.reportFiles(f)
         item("report", MarkdownText.code(files.first) + (files.more > 0 ? " (+\(files.more) more)" : ""))
-        lines += ["", "Stack (▶ your code):", ""]
+        lines += ["", "Stack \(FindingText.stackHint(f)):", ""]
         lines += MarkdownText.codeBlock(FindingText.stackLines(f, maxFrames: maxFrames))
+        if f.createdStack != nil {
+            lines += ["", "Where the source was created (▶ your code):", ""]
+            lines += MarkdownText.codeBlock(FindingText.createdStackLines(f, maxFrames: maxFrames))
+        }
         return lines
     }
 }

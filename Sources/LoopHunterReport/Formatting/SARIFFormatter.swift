@@ -46,7 +46,7 @@ public struct SARIFFormatter: FindingsFormatter {
     private func result(_ f: Finding, ruleIndex: Int) -> SARIFResult {
         var text = "\(f.title). \(FindingText.reports(f)). View: \(f.object.path)."
         if !f.members.isEmpty { text += " Loop: \(FindingText.members(f))." }
-        for (label, value) in FindingText.memoryRows(f, sparkline: false) {
+        for (label, value) in FindingText.memoryRows(f, sparkline: false) + FindingText.healthRows(f) {
             text += " \(label.prefix(1).uppercased() + label.dropFirst()): \(value)."
         }
         let related = f.members.enumerated().map { index, member in
@@ -62,16 +62,29 @@ public struct SARIFFormatter: FindingsFormatter {
             message: SARIFMessage(text: text),
             locations: [primaryLocation(f)],
             partialFingerprints: [Self.fingerprintKey: f.id],
-            stacks: [SARIFStack(
-                message: SARIFMessage(text: "Stack of the representative report at the breach, innermost frame first "
-                                      + "(thread \(f.threads.first ?? "?"))."),
-                frames: f.stack.map(stackFrame))],
+            stacks: stacks(f),
             relatedLocations: related.isEmpty ? nil : related,
             properties: SARIFResultProperties(
                 kind: f.kind, hook: f.hook, count: f.count, threshold: f.threshold, countUnit: f.countUnit,
                 reportCount: f.reportCount, suppressed: f.suppressed, processes: f.processes, threads: f.threads,
                 firstSeen: f.firstSeen, lastSeen: f.lastSeen, view: f.object.path, objects: f.objects.map(\.label),
-                reportFiles: f.reportPaths, alloc: f.alloc.map(SARIFAllocProperties.init)))
+                reportFiles: f.reportPaths, alloc: f.alloc.map(SARIFAllocProperties.init),
+                health: SARIFHealthProperties(f)))
+    }
+
+    /// The representative report's stack; for a timer outliving its target, also where the
+    /// source was created.
+    private func stacks(_ f: Finding) -> [SARIFStack] {
+        let what = FindingText.stackCaption(f).map { "Stack of the representative report (\($0))" }
+            ?? "Stack of the representative report at the breach"
+        var stacks = [SARIFStack(
+            message: SARIFMessage(text: what + ", innermost frame first (thread \(f.threads.first ?? "?"))."),
+            frames: f.stack.map(stackFrame))]
+        if let created = f.createdStack {
+            stacks.append(SARIFStack(message: SARIFMessage(text: "Where the timer source was created, innermost frame first."),
+                                     frames: created.map(stackFrame)))
+        }
+        return stacks
     }
 
     /// The first app frame with a source file; else the app frame (or, with none, the innermost

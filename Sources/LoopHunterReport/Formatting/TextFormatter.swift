@@ -60,9 +60,20 @@ public struct TextFormatter: FindingsFormatter {
         row("seen", clean(FindingText.seen(f)))
         if let history = FindingText.history(f) { row("history", history) }
         for (label, value) in FindingText.memoryRows(f) { row(label, clean(value)) }
-        row("stack", style.dim("(▶ your code)"))
-        for line in FindingText.stackLines(f, maxFrames: maxFrames) {
-            lines.append("    " + (line.hasPrefix("▶") ? style.bold(style.cyan("▶") + String(line.dropFirst())) : line))
+        for (label, value) in FindingText.healthRows(f) {
+            // The stuck frame of a stall is what to look at first.
+            row(label, label == "stuck" ? style.bold(clean(value)) : clean(value))
+        }
+        row("stack", style.dim(FindingText.stackHint(f)))
+        func stack(_ stackLines: [String]) {
+            for line in stackLines {
+                lines.append("    " + (line.hasPrefix("▶") ? style.bold(style.cyan("▶") + String(line.dropFirst())) : line))
+            }
+        }
+        stack(FindingText.stackLines(f, maxFrames: maxFrames))
+        if f.createdStack != nil {
+            row("created", style.dim("(where the source was created; ▶ your code)"))
+            stack(FindingText.createdStackLines(f, maxFrames: maxFrames))
         }
         let files = FindingText.reportFiles(f)
         row("report", clean(files.first) + (files.more > 0 ? " (+\(files.more) more)" : ""))
@@ -73,6 +84,10 @@ public struct TextFormatter: FindingsFormatter {
     public func processLine(_ p: ProcessOverview) -> String {
         var text = FindingText.oneLine(FindingText.processLine(p))
         for message in p.configMessages { text += "\n    " + FindingText.oneLine(message) }
+        if let rows = FindingText.windowRows(p), !rows.isEmpty {
+            text += "\n    " + FindingText.oneLine(FindingText.windowsHeading(p)) + ":"
+            for line in FindingText.alignedTable([FindingText.windowColumns] + rows) { text += "\n      " + line }
+        }
         return text
     }
 }

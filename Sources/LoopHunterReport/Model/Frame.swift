@@ -1,12 +1,13 @@
 /// One stack frame of a report.
 public struct Frame: Codable, Sendable, Equatable {
-    /// The return address, `0x...`.
+    /// The return address, `0x...` (a callback's: the function's entry address).
     public let pc: String
     /// Path of the module that contained it, when known.
     public let module: String?
     /// GNU build-id of that module (hex), to check that the file on disk is the one that ran.
     public let buildId: String?
-    /// `pc` minus the module's load bias, `0x...`: symbolize at `offset - 1` (inside the call).
+    /// `pc` minus the module's load bias, `0x...`: symbolize at `offset - 1` (inside the call) for a
+    /// stack frame, at `offset` for a callback (an entry address: see ``CodeAddress``).
     public let offset: String?
     /// Exported symbol that provably contains the address (checked against its size), else nil.
     public let symbol: String?

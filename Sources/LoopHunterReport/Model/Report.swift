@@ -4,7 +4,8 @@ public struct Report: Codable, Sendable, Equatable {
     public let schema: String
     public let version: String
     /// `layout-storm`, `layout-streak`, `toolkit-warning` (schema 1.1), `alloc-storm`,
-    /// `heap-growth` (schema 1.2); a later version may add more.
+    /// `heap-growth` (schema 1.2), `stall`, `slow-window`, `timer-storm`, `timer-outlives-target`
+    /// (schema 1.3); a later version may add more.
     public let kind: String
     /// Unique across processes and machines: run tag, pid, sequence.
     public let id: String
@@ -28,6 +29,12 @@ public struct Report: Codable, Sendable, Equatable {
     public let warning: ToolkitWarning?
     /// The memory side (schema 1.2): nil when the alloc hook family was off, and in older files.
     public let alloc: ReportAlloc?
+    /// `stall` only (schema 1.3).
+    public let stall: ReportStall?
+    /// `slow-window` only (schema 1.3).
+    public let window: ReportWindow?
+    /// `timer-storm` and `timer-outlives-target` only (schema 1.3).
+    public let timer: ReportTimer?
     /// Other objects of the same loop.
     public let loopMembers: [LoopMember]
     /// The thread's last iterations, oldest first; the last one is the iteration of the breach.
@@ -35,20 +42,25 @@ public struct Report: Codable, Sendable, Equatable {
     /// What a history entry is: `iteration` (of the event loop) or `frame` (GTK's frame clock);
     /// nil in schema 1.0 files (iterations).
     public let historyUnit: String?
-    /// Innermost first: the first frame is the code that called the hooked entry point.
+    /// Innermost first: the first frame is the code that called the hooked entry point (a stall:
+    /// where the thread was stuck; a slow window: where it was created; a timer outliving its
+    /// target: where the target was freed).
     public let frames: [Frame]
     public let framesTruncated: Bool
+    /// `timer-outlives-target` only (schema 1.3): where the source was created, innermost first.
+    public let createdFrames: [Frame]?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, kind, id, time
         case timeNs = "time_ns"
         case fingerprint, process, thread, hook, object, count, threshold
         case countUnit = "count_unit"
-        case streak, warning, alloc
+        case streak, warning, alloc, stall, window, timer
         case loopMembers = "loop_members"
         case history
         case historyUnit = "history_unit"
         case frames
         case framesTruncated = "frames_truncated"
+        case createdFrames = "created_frames"
     }
 }

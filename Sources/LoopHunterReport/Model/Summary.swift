@@ -31,6 +31,17 @@ public struct Summary: Codable, Sendable, Equatable {
     public let gtk: SummaryGTK?
     /// Allocation accounting (schema 1.2): nil when the alloc hook family was off, and in older files.
     public let alloc: SummaryAlloc?
+    /// Event-loop stalls (schema 1.3): nil when the stall hook family was off, and in older files.
+    public let stalls: SummaryStalls?
+    /// Every toplevel window seen, with its time to first frame (schema 1.3; at most 64): empty
+    /// when none, nil when the window hook family was off, and in older files.
+    public let windows: [SummaryWindow]?
+    /// More windows were seen than `windows` lists.
+    public let windowsTruncated: Bool?
+    /// LOOPHUNTER_WINDOW_MS.
+    public let windowMs: UInt64?
+    /// Timer sources (schema 1.3): nil when the timer hook family was off, and in older files.
+    public let timers: SummaryTimers?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, id
@@ -47,6 +58,9 @@ public struct Summary: Codable, Sendable, Equatable {
         case layoutCalls = "layout_calls"
         case max
         case topObjects = "top_objects"
-        case table, reports, fingerprints, gtk, alloc
+        case table, reports, fingerprints, gtk, alloc, stalls, windows
+        case windowsTruncated = "windows_truncated"
+        case windowMs = "window_ms"
+        case timers
     }
 }

@@ -54,7 +54,7 @@ public final class LLVMSymbolizer: Symbolizing, @unchecked Sendable {
             }
         }
         if let tool, !queries.isEmpty {
-            queries.sort { ($0.module, $0.offset) < ($1.module, $1.offset) }
+            queries.sort { ($0.module, $0.lookupOffset) < ($1.module, $1.lookupOffset) }
             runs += 1
             let lines = BatchTool.run(tool, arguments: ["--output-style=JSON", "--functions=linkage", "--inlines", "--demangle"],
                                       input: queries.map(Self.query))
@@ -79,10 +79,10 @@ public final class LLVMSymbolizer: Symbolizing, @unchecked Sendable {
         return check
     }
 
-    /// `CODE "/path/lib.so" 0x1233`: the call instruction, one byte before the return address.
+    /// `CODE "/path/lib.so" 0x1233`: for a return address, the call instruction, one byte before
+    /// it; for a callback's entry address, the address itself (``CodeAddress/lookupOffset``).
     static func query(_ address: CodeAddress) -> String {
-        let at = address.offset > 0 ? address.offset - 1 : 0
-        return "CODE \"\(address.module)\" 0x\(String(at, radix: 16))"
+        "CODE \"\(address.module)\" 0x\(String(address.lookupOffset, radix: 16))"
     }
 
     /// One JSON line of `--output-style=JSON`: `{"Symbol": [{"FunctionName", "FileName", "Line", "Column"}]}`.

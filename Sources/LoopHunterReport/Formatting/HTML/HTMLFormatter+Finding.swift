@@ -15,6 +15,9 @@ extension HTMLFormatter {
         if !f.members.isEmpty { fact("loop", HTMLText.escape(FindingText.members(f))) }
         fact("seen", HTMLText.escape(FindingText.seen(f)))
         for (label, value) in FindingText.memoryRows(f, sparkline: false) { fact(label, HTMLText.escape(value)) }
+        for (label, value) in FindingText.healthRows(f) {
+            fact(label, label == "stuck" ? "<strong>\(HTMLText.escape(value))</strong>" : HTMLText.escape(value))
+        }
         fact("reports", "<ul>" + f.reportPaths.map { "<li><code>\(HTMLText.escape($0))</code></li>" }.joined() + "</ul>")
         out.append("</dl>")
         if let timeline = SVGTimeline.history(of: f, id: "\(id)-timeline"), let breach = f.history.last {
@@ -30,22 +33,25 @@ extension HTMLFormatter {
                 "</figure>",
             ]
         }
-        out += stack(f)
+        out += stack(f.stack, title: "Stack" + (FindingText.stackCaption(f).map { " (\($0))" } ?? ""))
+        if let created = f.createdStack {
+            out += stack(created, title: "Where the source was created")
+        }
         out.append("</section>")
         return out
     }
 
-    private func stack(_ f: Finding) -> [String] {
-        let appFrames = f.stack.filter { $0.origin == .app }.count
+    private func stack(_ frames: [SymbolizedFrame], title: String) -> [String] {
+        let appFrames = frames.filter { $0.origin == .app }.count
         var out = [
             "<details open=\"open\">",
-            "<summary>Stack: \(f.stack.count) frame\(f.stack.count == 1 ? "" : "s"), \(appFrames) in your code (▶)</summary>",
+            "<summary>\(HTMLText.escape(title)): \(frames.count) frame\(frames.count == 1 ? "" : "s"), \(appFrames) in your code (▶)</summary>",
             "<table class=\"stack\">",
             "<thead><tr><th class=\"marker\"><span class=\"muted\">▶</span></th><th class=\"num\">#</th><th>function</th>"
                 + "<th>location</th><th>module</th><th>offset</th></tr></thead>",
             "<tbody>",
         ]
-        for frame in f.stack {
+        for frame in frames {
             let app = frame.origin == .app
             var function = HTMLText.escape(frame.displayName)
             let inlinedInto = FindingText.inlinedInto(frame)

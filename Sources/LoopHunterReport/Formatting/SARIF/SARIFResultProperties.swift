@@ -20,4 +20,6 @@ struct SARIFResultProperties: Codable, Sendable, Equatable {
     let reportFiles: [String]
     /// The memory side, when the reports carry it (absent otherwise).
     var alloc: SARIFAllocProperties? = nil
+    /// The event-loop health side (schema 1.3 kinds; absent otherwise).
+    var health: SARIFHealthProperties? = nil
 }

@@ -2,6 +2,10 @@
 extension SARIFRule {
     /// The rule for `kind`; a kind this build does not know gets a generic description.
     init(kind: String) {
+        if let health = SARIFRule(healthKind: kind) {
+            self = health
+            return
+        }
         let level = Severity.of(kind: kind).rawValue
         let properties = SARIFRuleProperties(tags: ["performance", "layout", "ui"], precision: "high")
         let memory = SARIFRuleProperties(tags: ["performance", "memory", "ui"], precision: "high")
