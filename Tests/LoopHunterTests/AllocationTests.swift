@@ -285,7 +285,7 @@ struct AllocationTests {
         let run = HostRun.underPreload([Native.demo, "loop"], dir: dir.path, extra: ["LOOPHUNTER_HOOKS": "layout,loop,log"])
         #expect(run.status == 0 && run.loophunterLines.isEmpty, "\(run.stderr)")
         let report = try #require(try dir.reports().first)
-        #expect(report.version == "1.2" && report.kind == "layout-storm" && report.alloc == nil)
+        #expect(report.version == SchemaVersion.current.description && report.kind == "layout-storm" && report.alloc == nil)
         #expect(report.history.allSatisfy { $0.allocCalls == nil && $0.allocBytes == nil && $0.freedBytes == nil })
         let summary = try #require(try dir.summaries().first)
         #expect(summary.alloc == nil && summary.threads.allSatisfy { $0.alloc == nil })

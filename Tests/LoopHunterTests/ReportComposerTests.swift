@@ -127,7 +127,7 @@ struct ReportComposerTests {
             Issue.record("not a report")
             return
         }
-        #expect(report.version == "1.2")
+        #expect(report.version == SchemaVersion.current.description)
         let alloc = try #require(report.alloc)
         #expect(alloc.iterationCalls == 12 && alloc.iterationBytes == UInt64.max && alloc.iterationFreedBytes == 4096)
         #expect(alloc.liveBytes == 67_370_632)
