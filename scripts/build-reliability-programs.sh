@@ -43,4 +43,6 @@ done
 "$cc" "${common[@]}" -static "$src/rel_static.c" -o "$rel/rel-static"
 
 # libFuzzer harness of the env parser (CShim/core/lh_config.c), from a clang with libFuzzer.
-if [ -x scripts/build-fuzzers.sh ]; then scripts/build-fuzzers.sh "$rel" || echo "build-reliability: no fuzzer built (see scripts/build-fuzzers.sh)" >&2; fi
+if ! scripts/build-fuzzers.sh "$rel" > "$rel/fuzz-build.log" 2>&1; then
+  echo "build-reliability: no fuzzer built (see $rel/fuzz-build.log)" >&2
+fi
