@@ -113,7 +113,7 @@ static void *capturer(void *arg) {
     for (int i = 0; i < 5; i++) {
         storm_once(v);
         c->layouts += 101;
-        void *p = malloc(64 + (size_t)i); /* the capture path must not show up in these */
+        void *volatile p = malloc(64 + (size_t)i); /* the capture path must not show up in these */
         free(p);
     }
     return NULL;
