@@ -122,7 +122,7 @@ static void *capturer(void *arg) {
 static int threads_capture(int n) {
     if (n > 64) n = 64;
     pthread_t t[64];
-    Capturer c[64];
+    static Capturer c[64]; /* type names must outlive the threads: the summary names them at exit */
     memset(c, 0, sizeof c);
     for (int i = 0; i < n; i++) {
         c[i].index = i;
@@ -251,7 +251,7 @@ static void *dl_breacher(void *arg) {
 static int dlopen_storm(int secs, const char *lib) {
     dl_lib = lib;
     pthread_t looper, t[8];
-    Capturer c[8];
+    static Capturer c[8]; /* type names must outlive the threads: the summary names them at exit */
     memset(c, 0, sizeof c);
     pthread_create(&looper, NULL, dl_looper, NULL);
     for (int i = 0; i < 8; i++) {
