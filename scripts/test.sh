@@ -8,6 +8,7 @@ scripts/setup.sh test
 echo "== building native parts"
 scripts/build-native.sh
 scripts/build-gtk-programs.sh
+scripts/build-reliability-programs.sh
 echo "== validators (SARIF, JUnit consumers from PyPI)"
 scripts/setup-validators.sh
 echo "== swift test"

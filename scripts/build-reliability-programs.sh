@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the host programs of the reliability suite (Tests/Programs/reliability, see
+# docs/reliability.md) into .build/release/test-programs/reliability/. Run after
+# scripts/build-native.sh (it links libtoykit.so from the same directory).
+#   lh-rel                  the multi-mode host program (one mode per RELIABILITY.md row)
+#   lh-rel-asan             the same, built with AddressSanitizer (row 21)
+#   librel-ctor.so          dlopen'ed in a loop; its constructor mallocs (row 5)
+#   librel-first.so         a preload whose constructor mallocs and polls (row 2)
+#   librel-nounwind.so      code without unwind tables (row 16)
+#   librel-module.so        a module that breaches and is dlclosed (row 18)
+#   librel-tls-N.so         TLS-heavy (initial-exec) libraries (row 6)
+#   rel-static              a statically linked program (row 19)
+#   fuzz-config             libFuzzer harness of the env parser (row 25), when clang has libFuzzer
+# CC, OUT as in build-native.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+cc=${CC:-cc}
+if [ -z "${OUT:-}" ]; then
+  OUT=$(swift build -c release --show-bin-path 2>/dev/null || echo .build/release)
+fi
+rel=$OUT/test-programs/reliability
+mkdir -p "$rel"
+src=Tests/Programs/reliability
+common=(-std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -Werror=implicit-function-declaration
+        -Wno-missing-field-initializers -fno-omit-frame-pointer)
+libdir=$(cd "$OUT" && pwd)
+
+"$cc" "${common[@]}" -ISources/Toykit/include "$src/lh_rel.c" -L"$OUT" -ltoykit -lpthread -ldl \
+  -Wl,-rpath,"$libdir" -Wl,--build-id -o "$rel/lh-rel"
+"$cc" "${common[@]}" -fsanitize=address -ISources/Toykit/include "$src/lh_rel.c" -L"$OUT" -ltoykit \
+  -lpthread -ldl -Wl,-rpath,"$libdir" -o "$rel/lh-rel-asan"
+"$cc" "${common[@]}" -fPIC -shared "$src/rel_ctor.c" -o "$rel/librel-ctor.so"
+"$cc" "${common[@]}" -fPIC -shared "$src/rel_first.c" -o "$rel/librel-first.so"
+"$cc" "${common[@]}" -fPIC -shared -fno-asynchronous-unwind-tables -fno-unwind-tables \
+  -fomit-frame-pointer "$src/rel_nounwind.c" -L"$OUT" -ltoykit -Wl,-rpath,"$libdir" -Wl,--build-id \
+  -o "$rel/librel-nounwind.so"
+"$cc" "${common[@]}" -fPIC -shared "$src/rel_module.c" -L"$OUT" -ltoykit -Wl,-rpath,"$libdir" \
+  -Wl,--build-id -o "$rel/librel-module.so"
+for n in 1 2 3 4; do
+  "$cc" "${common[@]}" -fPIC -shared -DREL_TLS_BYTES=512 "$src/rel_tls.c" -o "$rel/librel-tls-$n.so"
+done
+"$cc" "${common[@]}" -static "$src/rel_static.c" -o "$rel/rel-static"
+
+# libFuzzer harness of the env parser (CShim/core/lh_config.c), from a clang with libFuzzer.
+if ! scripts/build-fuzzers.sh "$rel" > "$rel/fuzz-build.log" 2>&1; then
+  echo "build-reliability: no fuzzer built (see $rel/fuzz-build.log)" >&2
+fi
