@@ -51,7 +51,7 @@ build_preload() {
     -fno-stack-protector -DLH_PRELOAD_BUILD \
     -ICShim/include -ICShim/core/include -ICShim/preload \
     CShim/core/*.c CShim/preload/*.c \
-    -Wl,--version-script="$out/loophunter-exports.map" -Wl,--as-needed -Wl,-z,relro \
+    -Wl,--version-script="$out/loophunter-exports.map" -Wl,--as-needed -Wl,-z,relro -Wl,-z,now \
     -Wl,--build-id -Wl,-soname,libloophunter.so \
     -lunwind -ldl -lpthread -o "$out/libloophunter.so.tmp"
   mv -f "$out/libloophunter.so.tmp" "$out/libloophunter.so"

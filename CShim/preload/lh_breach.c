@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include <errno.h>
+#include <fcntl.h>
 #include <libunwind.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -180,14 +181,57 @@ static bool cap_admit(void) {
 
 /* ---- the report ----------------------------------------------------------------------------- */
 
+#define LH_UNWIND_STACK_ROOM (24 * 1024) /* unw_backtrace (and lazy binding inside libunwind) */
+
+/* The low end of the calling thread's stack, from /proc/self/maps (read into `buf`, no malloc):
+ * the mapping that holds `sp`. 1 (unlimited) for the main thread's growing [stack] or when it
+ * cannot be told. Cached per thread: a thread's stack does not move. */
+static uintptr_t stack_low_end(char *buf, size_t size, uintptr_t sp) {
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 1;
+    size_t len = 0;
+    ssize_t n;
+    while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0) len += (size_t)n;
+    close(fd);
+    buf[len] = '\0';
+    for (char *line = buf; *line != '\0';) {
+        char *end = strchr(line, '\n');
+        uintptr_t lo = 0, hi = 0;
+        char *c = line;
+        for (; (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f'); c++) lo = lo * 16 + (uintptr_t)(*c <= '9' ? *c - '0' : *c - 'a' + 10);
+        if (*c == '-') c++;
+        for (; (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f'); c++) hi = hi * 16 + (uintptr_t)(*c <= '9' ? *c - '0' : *c - 'a' + 10);
+        if (sp >= lo && sp < hi) {
+            bool grows = end != NULL ? memmem(line, (size_t)(end - line), "[stack]", 7) != NULL : strstr(line, "[stack]") != NULL;
+            return grows ? 1 : lo;
+        }
+        if (end == NULL) break;
+        line = end + 1;
+    }
+    return 1;
+}
+
+/* Whether unwinding fits on this thread's stack (a PTHREAD_STACK_MIN thread deep in recursion
+ * may have a few KiB left: then the report is written without its stack). */
+static bool room_to_unwind(lh_tls *t, lh_scratch *s) {
+    uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+    if (t->stack_lo == 0) t->stack_lo = stack_low_end(s->json, sizeof s->json, sp);
+    return t->stack_lo == 1 || sp - t->stack_lo > LH_UNWIND_STACK_ROOM;
+}
+
 /* The stack without LoopHunter's own frames: those on top (the breach path) and those in the
  * middle (a layout wrapper that stays on the stack while the layout it wraps runs). */
-static size_t capture(lh_scratch *s, const lh_breach *b, bool *truncated) {
+static size_t capture(lh_tls *t, lh_scratch *s, const lh_breach *b, bool *truncated) {
     if (b->given_stack) {
         size_t n = b->pc_count < lh_proc.cfg.max_frames ? b->pc_count : lh_proc.cfg.max_frames;
         for (size_t i = 0; i < n; i++) s->pcs[i] = b->pcs[i];
         *truncated = b->pc_count > n;
         return n;
+    }
+    if (!room_to_unwind(t, s)) {
+        atomic_fetch_add_explicit(&lh_proc.captures_skipped_stack, 1, memory_order_relaxed); /* stat */
+        *truncated = true;
+        return 0;
     }
     int want = (int)lh_proc.cfg.max_frames + LH_SELF_FRAMES;
     int n = unw_backtrace(s->raw, want);
@@ -418,7 +462,7 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) {
         return;
     }
     bool truncated;
-    size_t frame_count = capture(s, b, &truncated);
+    size_t frame_count = capture(t, s, b, &truncated);
     const lh_toolkit *tk = object_toolkit(b);
     const char *type = b->named_type != NULL ? b->named_type
                        : tk != NULL && tk->type_name != NULL ? tk->type_name(b->object) : NULL;

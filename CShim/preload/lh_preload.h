@@ -165,6 +165,7 @@ enum { LH_REC_FREE = 0, LH_REC_LIVE = 1, LH_REC_DONE = 2 };
 
 typedef struct lh_tls {
     uint32_t guard;               /* > 0: LoopHunter's own work is running on this thread */
+    uintptr_t stack_lo;           /* the low end of this thread's stack (breach path); 0 unknown, 1 unlimited */
     bool record_failed;           /* the record pool was full when this thread asked */
     bool layout_linked;           /* this layout iteration is back-to-back with the previous one */
     bool frame_driven;            /* a toolkit frame clock drives this thread's layout epochs */
@@ -268,6 +269,7 @@ typedef struct lh_process {
     _Atomic uint64_t reports_skipped_no_dir;
     _Atomic int write_failure_said;   /* one stderr line for the first failure only */
     _Atomic uint64_t capture_ns_total, capture_count; /* breach path cost, for the summary */
+    _Atomic uint64_t captures_skipped_stack; /* reports written without a stack: too little stack left */
 
     lh_throttle throttle[LH_THROTTLE_SLOTS];
     _Atomic uint64_t throttle_full;

@@ -131,6 +131,7 @@ static void after_fork_child(void) {
     LH_ZERO(write_failure_said);
     LH_ZERO(capture_ns_total);
     LH_ZERO(capture_count);
+    LH_ZERO(captures_skipped_stack);
     LH_ZERO(throttle_full);
     LH_ZERO(records_exhausted);
     LH_ZERO(recycled_threads);

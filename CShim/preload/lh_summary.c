@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "lh_gtk.h"
@@ -30,6 +31,28 @@ static void config_entry(void *ctx, const char *name, const char *text, uint64_t
     } else {
         lh_json_string(j, name, text);
     }
+}
+
+
+/* A type name given by a toolkit when the object was counted, read again at exit: its module may
+ * have been dlclosed since. Copied through process_vm_readv (which fails instead of faulting),
+ * at most `cap` - 1 bytes; "(unloaded)" when it is no longer mapped. */
+static const char *saved_text(const char *text, char *buf, size_t cap) {
+    if (text == NULL) return NULL;
+    size_t len = 0;
+    while (len < cap - 1) {
+        uintptr_t at = (uintptr_t)text + len;
+        size_t chunk = 4096 - (at & 4095); /* never across a page: each read is all or nothing */
+        if (chunk > cap - 1 - len) chunk = cap - 1 - len;
+        struct iovec local = {buf + len, chunk}, remote = {(void *)at, chunk};
+        if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != (ssize_t)chunk) break;
+        void *nul = memchr(buf + len, '\0', chunk);
+        if (nul != NULL) return buf;
+        len += chunk;
+    }
+    if (len == 0) return "(unloaded)";
+    buf[len] = '\0';
+    return buf;
 }
 
 /* A live thread's current name, from /proc (the owner cannot be asked). */
@@ -128,7 +151,8 @@ static void max_json(lh_json *j, const lh_thread_rec *r) {
     lh_json_u64(j, "iteration", LOAD(r->max_iteration));
     lh_json_begin_object(j, "object");
     lh_json_hex(j, "address", LOAD(r->max_object));
-    lh_json_string(j, "type", LOAD(r->max_type));
+    char type[LH_OBJECT_TEXT];
+    lh_json_string(j, "type", saved_text(LOAD(r->max_type), type, sizeof type));
     lh_json_end_object(j);
     lh_json_end_object(j);
 }
@@ -190,7 +214,8 @@ static void objects_json(lh_json *j) {
         unsigned hook = (unsigned)(key >> 56) - 1;
         lh_json_begin_object(j, NULL);
         lh_json_hex(j, "address", key & ((UINT64_C(1) << 56) - 1));
-        lh_json_string(j, "type", LOAD(top[k]->type));
+        char type[LH_OBJECT_TEXT];
+        lh_json_string(j, "type", saved_text(LOAD(top[k]->type), type, sizeof type));
         lh_json_string(j, "hook", hook < LH_HOOK_COUNT ? lh_hooks[hook].name : NULL);
         lh_json_u64(j, "calls", LOAD(top[k]->total));
         lh_json_end_object(j);
@@ -294,6 +319,7 @@ static void compose(lh_json *j) {
     lh_json_u64(j, "failed", LOAD(lh_proc.reports_failed));
     lh_json_u64(j, "not_written_no_directory", LOAD(lh_proc.reports_skipped_no_dir));
     lh_json_u64(j, "throttle_table_full", LOAD(lh_proc.throttle_full));
+    lh_json_u64(j, "stack_skipped_small_stack", LOAD(lh_proc.captures_skipped_stack));
     uint64_t captures = LOAD(lh_proc.capture_count);
     lh_json_u64(j, "breach_path_mean_us", captures != 0 ? LOAD(lh_proc.capture_ns_total) / captures / 1000 : 0);
     lh_json_end_object(j);
