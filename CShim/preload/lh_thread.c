@@ -104,6 +104,8 @@ static void thread_exit(void *arg) {
     if (r == NULL || lh_tls_data.rec != r) return; /* e.g. a stale value after fork */
     read_thread_name(r->name);
     lh_alloc_record_exit(&lh_tls_data, r);
+    /* release: the watchdog no longer sees this thread busy (it is gone, mid-iteration or not). */
+    atomic_store_explicit(&r->stall.busy_since_ns, 0, memory_order_release);
     lh_tls_data.rec = NULL;
     /* release: the summary writer (acquire) sees the final counters with the DONE state. */
     atomic_store_explicit(&r->state, LH_REC_DONE, memory_order_release);
