@@ -393,11 +393,13 @@ static inline __attribute__((always_inline)) void free_body(void *block) {
     __libc_free(block);
 }
 
+#ifndef LH_BENCH_NO_TIMER_CHECK /* scripts/bench/health.sh measures the preload without it */
 /* A timer with user data is live: is this block one's data (timer-outlives-target)? */
 static LH_NOINLINE void free_checking_timers(void *block) {
     if (block != NULL) lh_timer_on_free(block);
     free_body(block);
 }
+#endif
 
 LH_EXPORT void free(void *block) {
 #ifndef LH_BENCH_NO_TIMER_CHECK /* scripts/bench/health.sh measures the preload without it */

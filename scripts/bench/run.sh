@@ -12,18 +12,29 @@
 #   8. event-loop health: free()'s timer check; the stall watchdog on an idle GTK program (health.sh)
 # Prints markdown tables; with --write, replaces BENCHMARKS.md with them and the command used.
 #
-# Usage: scripts/bench/run.sh [--write] [--quick]
+# Usage: scripts/bench/run.sh [--write] [--quick] [--only 1,4,...]
+#   --only LIST  runs only these sections (printed, never written to BENCHMARKS.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
-write=0 quick=0
-for a in "$@"; do
-  case "$a" in
+write=0 quick=0 only=
+while [ $# -gt 0 ]; do
+  case "$1" in
     --write) write=1 ;;
     --quick) quick=1 ;;
-    *) echo "run.sh: unknown option $a (use --write, --quick)" >&2; exit 2 ;;
+    --only)
+      only=${2:-}
+      [[ "$only" =~ ^[1-8](,[1-8])*$ ]] || { echo "run.sh: --only takes section numbers 1-8, e.g. --only 1,4" >&2; exit 2; }
+      shift ;;
+    *) echo "run.sh: unknown option $1 (use --write, --quick, --only LIST)" >&2; exit 2 ;;
   esac
+  shift
 done
+if [ -n "$only" ] && [ $write = 1 ]; then
+  echo "run.sh: --only prints some sections; BENCHMARKS.md is only written from a whole run (drop --write)" >&2
+  exit 2
+fi
+want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 
 rev=$(git describe --always --dirty 2>/dev/null || echo unknown) # before BENCHMARKS.md is rewritten
 scripts/setup.sh build
@@ -61,6 +72,7 @@ field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
 
 out=$work/results.md
 {
+if want 1; then
 echo "## 1. Per counted layout call"
 echo
 echo "\`lh_bench layout PATTERN $calls\` calls \`tk_view_layout()\` of libtoykit.so through the PLT and"
@@ -91,7 +103,9 @@ for pattern in repeat frame; do
   printf "| %s | %.2f | %.2f | **+%.2f** | +%.2f | %s | %s |\n" "$pattern" "$p" "$l" \
     "$(echo "$l - $p" | bc -l)" "$(echo "$o - $p" | bc -l)" "$uf" "$lt"
 done
+fi
 echo
+if want 2; then
 echo "## 2. Start-up"
 echo
 echo "\`spawn_bench $spawns /bin/true\`: spawn-to-exit of /bin/true, $spawns times per environment,"
@@ -108,7 +122,9 @@ for e in 0 1 2; do
   name=$(echo "plain|LoopHunter|LoopHunter disabled" | cut -d'|' -f$((e + 1)))
   printf "| %s | %.1f | %+.1f |\n" "$name" "$v" "$(echo "$v - $base" | bc -l)"
 done
+fi
 echo
+if want 3; then
 echo "## 3. Breach path"
 echo
 echo "\`lh_bench breach MODE $breaches\`: the layout call that crosses LOOPHUNTER_THRESHOLD=100, minus a"
@@ -129,7 +145,9 @@ written=$(ls "$work/breach-unique" | grep -c '^report-' || true)
 echo
 echo "Reports written in the *unique* run: $written of $breaches."
 
+fi
 echo
+if want 4; then
 echo "## 4. \`loophunter report\` on $corpus reports"
 echo
 # 50 real reports of 50 types (50 groups), each copied to make $corpus reports whose frames
@@ -169,7 +187,8 @@ echo "| reports | frames | findings | loophunter report | naive (one process per
 echo "|---|---|---|---|---|---|"
 printf "| %d | %d | %s | **%.2f s** | %.0f s | %.0fx |\n" "$corpus" "$frames" "$groups" "$total" "$naive" "$(echo "$naive / $total" | bc -l)"
 
-if [ -x "$gtk/gtk4-frame-loop" ] && command -v xvfb-run >/dev/null 2>&1; then
+fi
+if want 5 && [ -x "$gtk/gtk4-frame-loop" ] && command -v xvfb-run >/dev/null 2>&1; then
   echo
   echo "## 5. GTK"
   echo
@@ -250,6 +269,7 @@ if [ -x "$gtk/gtk4-frame-loop" ] && command -v xvfb-run >/dev/null 2>&1; then
 fi
 
 echo
+if want 6; then
 echo "## 6. Allocation hooks"
 echo
 echo "*Per malloc+free pair*: \`malloc_bench THREADS $pairs\` makes $pairs malloc/free pairs per thread (16 to 512"
@@ -338,17 +358,22 @@ for prog in gtk3-layout-bench gtk4-layout-bench; do
   printf "| %s | %d | %.2f | %.2f | **%+.1f %%** (%+.1f … %+.1f) | %s |\n" "$prog" "$lbframes" "$off" "$on" "$o" "$lo" "$hi" "$idiff"
 done
 kill $xvfb 2>/dev/null || true
+fi
 
 echo
+if want 7; then
 echo "## 7. Shipping"
 echo
 LOOPHUNTER_CLI=$cli scripts/bench/ship.sh "$corpus" | sed 's/^## /### /'
+fi
 
 echo
+if want 8; then
 echo "## 8. Event-loop health"
 echo
 idle=30; [ $quick = 1 ] && idle=10
 scripts/bench/health.sh "$rounds" "$pairs" "$idle"
+fi
 } | tee "$out"
 
 if [ $write = 1 ]; then
