@@ -239,7 +239,7 @@ static size_t capture(lh_tls *t, lh_scratch *s, const lh_breach *b, bool *trunca
     size_t count = 0;
     for (int i = 0; i < n; i++) {
         uintptr_t pc = (uintptr_t)s->raw[i];
-        if (pc >= lh_proc.self_range.lo && pc < lh_proc.self_range.hi) continue;
+        if (lh_is_own_code(pc)) continue;
         if (count == lh_proc.cfg.max_frames) {
             *truncated = true;
             return count;
@@ -247,6 +247,15 @@ static size_t capture(lh_tls *t, lh_scratch *s, const lh_breach *b, bool *trunca
         s->pcs[count++] = pc;
     }
     *truncated = n == want;
+    return count;
+}
+
+uint32_t lh_capture_stack(uintptr_t *out, uint32_t max) {
+    void *raw[32 + LH_SELF_FRAMES];
+    int n = unw_backtrace(raw, (int)(max < 32 ? max : 32) + LH_SELF_FRAMES);
+    uint32_t count = 0;
+    for (int i = 0; i < n && count < max; i++)
+        if (!lh_is_own_code((uintptr_t)raw[i])) out[count++] = (uintptr_t)raw[i];
     return count;
 }
 

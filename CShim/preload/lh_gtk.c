@@ -267,10 +267,7 @@ void lh_gtk_forget(const void *widget) {
 
 /* ---- class patching --------------------------------------------------------------------------- */
 
-static bool is_ours(const void *fn) {
-    uintptr_t a = (uintptr_t)fn;
-    return a >= lh_proc.self_range.lo && a < lh_proc.self_range.hi;
-}
+static bool is_ours(const void *fn) { return lh_is_own_code((uintptr_t)fn); }
 
 /* The wrapper of `fn` in pool `p`, claiming a new one the first time (under the patching flag). */
 static void *wrapper_for(int p, void *fn) {

@@ -376,7 +376,14 @@ bool lh_alloc_describe(const lh_tls *t, const lh_slot *slot, lh_report_alloc *ou
                        lh_report_allocator *top) LH_HIDDEN;
 void lh_alloc_summary(lh_json *j) LH_HIDDEN;
 
+/* Whether `pc` is in LoopHunter's own code (frames left out of every stack we report). */
+static inline bool lh_is_own_code(uintptr_t pc) { return pc >= lh_proc.self_range.lo && pc < lh_proc.self_range.hi; }
+
 /* ---- breach reports -------------------------------------------------------------------------- */
+
+/* The caller's stack, innermost first, LoopHunter's own frames left out: at most `max` (<= 32)
+ * return addresses, for a stack kept for later (where a window or a timer was made). Guard held. */
+uint32_t lh_capture_stack(uintptr_t *out, uint32_t max) LH_HIDDEN;
 
 typedef struct lh_breach {
     const char *kind;             /* "layout-storm" | "layout-streak" */

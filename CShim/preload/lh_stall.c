@@ -167,7 +167,7 @@ static void on_signal(int sig, siginfo_t *info, void *context) {
             for (int i = from; i < n && count < LH_STALL_FRAMES; i++) {
                 uintptr_t f = (uintptr_t)raw[i];
                 /* A wrapper of ours in the middle (a timer trampoline, a layout hook) is not the host's. */
-                if (i > from && f >= lh_proc.self_range.lo && f < lh_proc.self_range.hi) continue;
+                if (i > from && lh_is_own_code(f)) continue;
                 r->stall.frames[count++] = f;
             }
         }
@@ -370,7 +370,7 @@ static scan_area *scan_mem; /* the watchdog's own, mapped when it starts */
 
 static bool in_code(uintptr_t a, size_t ranges) {
     /* LoopHunter's own code is never where the host is stuck: a stale word. */
-    if (a >= lh_proc.self_range.lo && a < lh_proc.self_range.hi) return false;
+    if (lh_is_own_code(a)) return false;
     for (size_t i = 0; i < ranges; i++)
         if (a >= scan_mem->exec[i].lo && a < scan_mem->exec[i].hi) return true;
     return false;

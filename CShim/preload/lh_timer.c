@@ -19,10 +19,8 @@
  * `lh_timer_watched` (how many live records have data) while no timer is live.
  */
 #define _GNU_SOURCE
-#define UNW_LOCAL_ONLY
 #include <dlfcn.h>
 #include <errno.h>
-#include <libunwind.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -101,18 +99,6 @@ static void filter_remove(uintptr_t data) { atomic_fetch_sub_explicit(&filter[fi
 
 /* ---- records ----------------------------------------------------------------------------------- */
 
-static uint32_t capture(uintptr_t *out, uint32_t max) {
-    void *raw[LH_TIMER_PCS + 16];
-    int n = unw_backtrace(raw, LH_TIMER_PCS + 16);
-    uint32_t count = 0;
-    for (int i = 0; i < n && count < max; i++) {
-        uintptr_t pc = (uintptr_t)raw[i];
-        if (pc >= lh_proc.self_range.lo && pc < lh_proc.self_range.hi) continue;
-        out[count++] = pc;
-    }
-    return count;
-}
-
 /* A new live record (guard held), or NULL when the pool is full or the family is off. */
 static lh_timer_rec *track(unsigned hook, uintptr_t func, uintptr_t data, void (*notify)(void *), int64_t interval_ms) {
     if (recs == NULL) return NULL;
@@ -132,7 +118,7 @@ static lh_timer_rec *track(unsigned hook, uintptr_t func, uintptr_t data, void (
         atomic_store_explicit(&r->fires, 0, memory_order_relaxed);
         r->owner = NULL, r->id = 0, r->armed = hook != LH_HOOK_timer_create;
         r->dispatching = r->freed_in_dispatch = r->reported = false;
-        r->pc_count = capture(r->pcs, LH_TIMER_PCS);
+        r->pc_count = lh_capture_stack(r->pcs, LH_TIMER_PCS);
         /* release: the record is complete before it is LIVE (free() and lookups read it). */
         atomic_store_explicit(&r->state, T_LIVE, memory_order_release);
         size_t high = atomic_load_explicit(&recs_high, memory_order_relaxed);

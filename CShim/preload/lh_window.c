@@ -17,10 +17,8 @@
  * calls lh_window_forget from its finalize wrapper), so no dead window is ever called into.
  */
 #define _GNU_SOURCE
-#define UNW_LOCAL_ONLY
 #include <dlfcn.h>
 #include <errno.h>
-#include <libunwind.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -72,19 +70,6 @@ static void copy_text(char *dst, size_t cap, const char *s) {
     dst[n] = '\0';
 }
 
-/* Our caller's stack, LoopHunter's own frames left out. */
-static uint32_t capture(uintptr_t *out, uint32_t max) {
-    void *raw[LH_WINDOW_PCS + 16];
-    int n = unw_backtrace(raw, LH_WINDOW_PCS + 16);
-    uint32_t count = 0;
-    for (int i = 0; i < n && count < max; i++) {
-        uintptr_t pc = (uintptr_t)raw[i];
-        if (pc >= lh_proc.self_range.lo && pc < lh_proc.self_range.hi) continue;
-        out[count++] = pc;
-    }
-    return count;
-}
-
 static lh_window_rec *find(const void *object) {
     size_t high = atomic_load_explicit(&windows_high, memory_order_acquire);
     for (size_t i = 0; i < high; i++) {
@@ -133,7 +118,7 @@ void lh_window_created(const lh_toolkit *tk, unsigned hook, const void *object, 
     w->hook = hook;
     w->since = "creation";
     w->created_ns = w->start_ns = now;
-    w->pc_count = capture(w->pcs, LH_WINDOW_PCS);
+    w->pc_count = lh_capture_stack(w->pcs, LH_WINDOW_PCS);
     refresh_names(w);
     if (mapped) start_clock(w, "map", now);
     atomic_fetch_add_explicit(&unpainted, 1, memory_order_relaxed);
