@@ -212,12 +212,19 @@ public struct Analyzer: Sendable {
 
     private func demangledInProcessNames(_ collection: ReportCollection, lookups: [CodeAddress: SymbolLookup]) -> [String: String] {
         guard let demangler else { return [:] }
-        let stacks = collection.reports.flatMap { $0.report.frames + ($0.report.createdFrames ?? []) }.map { ($0, CodeAddress($0)) }
-        let callbacks = collection.reports.flatMap { Self.callbacks(of: $0.report) }.map { ($0, CodeAddress(callback: $0)) }
-        let names = Set((stacks + callbacks).compactMap { frame, address -> String? in
-            guard let name = frame.symbol, address.flatMap({ lookups[$0] })?.symbols.isEmpty ?? true else { return nil }
-            return Demangler.isSwift(name) || Demangler.isCxx(name) ? name : nil
-        })
+        // Every frame of every report passes here: the cheap tests on the name come first, and
+        // no arrays of all frames are built.
+        var names = Set<String>()
+        func consider(_ frame: Frame, at address: @autoclosure () -> CodeAddress?) {
+            guard let name = frame.symbol, Demangler.isSwift(name) || Demangler.isCxx(name), !names.contains(name),
+                  address().flatMap({ lookups[$0] })?.symbols.isEmpty ?? true else { return }
+            names.insert(name)
+        }
+        for located in collection.reports {
+            for frame in located.report.frames { consider(frame, at: CodeAddress(frame)) }
+            for frame in located.report.createdFrames ?? [] { consider(frame, at: CodeAddress(frame)) }
+            for frame in Self.callbacks(of: located.report) { consider(frame, at: CodeAddress(callback: frame)) }
+        }
         return names.isEmpty ? [:] : demangler.demangle(names)
     }
 
@@ -225,23 +232,27 @@ public struct Analyzer: Sendable {
                          suppressedByFingerprint: [String: UInt64], directory: String,
                          lookups: [CodeAddress: SymbolLookup], inProcessNames: [String: String]) -> Finding {
         let representative = group[0].report
-        let reports = group.map(\.report)
-        let peak = reports.max { $0.count < $1.count } ?? representative
+        // Read in place: a group can hold thousands of reports, each a large value to copy.
+        let reports = group.lazy.map(\.report)
+        let peak = group.max { $0.report.count < $1.report.count }?.report ?? representative
         var objects: [ObjectRef] = []
         var members: [LoopMember] = []
-        for report in reports {
+        for located in group {
+            let report = located.report
             let object = ObjectRef(type: report.object.type, name: report.object.name, path: report.object.path)
             if !objects.contains(object), objects.count < Self.maximumObjects { objects.append(object) }
             for member in report.loopMembers where !members.contains(where: { $0.type == member.type && $0.name == member.name }) {
                 members.append(member)
             }
         }
-        var processes: [ProcessRef] = []
-        var threads: [String] = []
-        for report in reports {
+        // In order of first appearance; the sets keep a group of thousands of processes linear.
+        var processes: [ProcessRef] = [], seenProcesses = Set<ProcessRef>()
+        var threads: [String] = [], seenThreads = Set<String>()
+        for located in group {
+            let report = located.report
             let process = ProcessRef(pid: report.process.pid, executable: report.process.executable)
-            if !processes.contains(process) { processes.append(process) }
-            if !threads.contains(report.thread.name) { threads.append(report.thread.name) }
+            if seenProcesses.insert(process).inserted { processes.append(process) }
+            if seenThreads.insert(report.thread.name).inserted { threads.append(report.thread.name) }
         }
         let suppressed = Set(reports.map(\.fingerprint)).reduce(UInt64(0)) { $0 + (suppressedByFingerprint[$1] ?? 0) }
         let object = objects[0]
@@ -285,7 +296,17 @@ public struct Analyzer: Sendable {
             timerCallback: timerCallback,
             createdStack: representative.createdFrames.map { symbolizedStack($0, lookups: lookups, inProcessNames: inProcessNames) },
             // Shown as the directory the user named plus the file name, not as the resolved path.
-            reportPaths: group.map { directory + "/" + ($0.path.split(separator: "/").last.map(String.init) ?? $0.path) })
+            reportPaths: group.map { directory + "/" + Self.fileName($0.path) })
+    }
+
+    /// The last component of `path` (what `path.split(separator: "/").last` gives), found from
+    /// the end: it runs for every report.
+    static func fileName(_ path: String) -> String {
+        let utf8 = path.utf8
+        if let slash = utf8.lastIndex(of: UInt8(ascii: "/")), utf8.index(after: slash) != utf8.endIndex {
+            return String(path[utf8.index(after: slash)...])
+        }
+        return path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// The object type of an `alloc-storm` that crossed its limit while no layout was running.

@@ -20,3 +20,16 @@ public struct Frame: Codable, Sendable, Equatable {
         case symbolOffset = "symbol_offset"
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension Frame: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        pc = try json.decode(CodingKeys.pc)
+        module = try json.decodeIfPresent(CodingKeys.module)
+        buildId = try json.decodeIfPresent(CodingKeys.buildId)
+        offset = try json.decodeIfPresent(CodingKeys.offset)
+        symbol = try json.decodeIfPresent(CodingKeys.symbol)
+        symbolOffset = try json.decodeIfPresent(CodingKeys.symbolOffset)
+    }
+}

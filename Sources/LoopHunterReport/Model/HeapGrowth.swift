@@ -10,3 +10,12 @@ public struct HeapGrowth: Codable, Sendable, Equatable {
         case startLiveBytes = "start_live_bytes"
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension HeapGrowth: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        iterations = try json.decode(CodingKeys.iterations)
+        startLiveBytes = try json.decode(CodingKeys.startLiveBytes)
+    }
+}

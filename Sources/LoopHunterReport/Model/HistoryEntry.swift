@@ -31,3 +31,19 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
         case freedBytes = "freed_bytes"
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension HistoryEntry: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        iteration = try json.decode(CodingKeys.iteration)
+        startUs = try json.decode(CodingKeys.startUs)
+        busyUs = try json.decode(CodingKeys.busyUs)
+        layoutCalls = try json.decode(CodingKeys.layoutCalls)
+        waitMs = try json.decodeIfPresent(CodingKeys.waitMs)
+        objectSize = try json.decodeIfPresent(CodingKeys.objectSize)
+        allocCalls = try json.decodeIfPresent(CodingKeys.allocCalls)
+        allocBytes = try json.decodeIfPresent(CodingKeys.allocBytes)
+        freedBytes = try json.decodeIfPresent(CodingKeys.freedBytes)
+    }
+}

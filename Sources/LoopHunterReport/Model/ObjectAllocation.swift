@@ -8,3 +8,13 @@ public struct ObjectAllocation: Codable, Sendable, Equatable {
     /// The object's layouts (through the report's hook) over the run.
     public let layouts: UInt64
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ObjectAllocation: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        bytes = try json.decode(CodingKeys.bytes)
+        calls = try json.decode(CodingKeys.calls)
+        layouts = try json.decode(CodingKeys.layouts)
+    }
+}

@@ -64,3 +64,37 @@ public struct Report: Codable, Sendable, Equatable {
         case createdFrames = "created_frames"
     }
 }
+
+// The fast path for reading many reports (see ``JSONTape``): the fields of the `Decodable`
+// init, by the same keys.
+extension Report: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        schema = try json.decode(CodingKeys.schema)
+        version = try json.decode(CodingKeys.version)
+        kind = try json.decode(CodingKeys.kind)
+        id = try json.decode(CodingKeys.id)
+        time = try json.decode(CodingKeys.time)
+        timeNs = try json.decode(CodingKeys.timeNs)
+        fingerprint = try json.decode(CodingKeys.fingerprint)
+        process = try json.decode(CodingKeys.process)
+        thread = try json.decode(CodingKeys.thread)
+        hook = try json.decode(CodingKeys.hook)
+        object = try json.decode(CodingKeys.object)
+        count = try json.decode(CodingKeys.count)
+        threshold = try json.decode(CodingKeys.threshold)
+        countUnit = try json.decode(CodingKeys.countUnit)
+        streak = try json.decodeIfPresent(CodingKeys.streak)
+        warning = try json.decodeIfPresent(CodingKeys.warning)
+        alloc = try json.decodeIfPresent(CodingKeys.alloc)
+        stall = try json.decodeIfPresent(CodingKeys.stall)
+        window = try json.decodeIfPresent(CodingKeys.window)
+        timer = try json.decodeIfPresent(CodingKeys.timer)
+        loopMembers = try json.decode(CodingKeys.loopMembers)
+        history = try json.decode(CodingKeys.history)
+        historyUnit = try json.decodeIfPresent(CodingKeys.historyUnit)
+        frames = try json.decode(CodingKeys.frames)
+        framesTruncated = try json.decode(CodingKeys.framesTruncated)
+        createdFrames = try json.decodeIfPresent(CodingKeys.createdFrames)
+    }
+}

@@ -30,3 +30,17 @@ public struct ReportAlloc: Codable, Sendable, Equatable {
         case topAllocators = "top_allocators"
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ReportAlloc: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        iterationCalls = try json.decode(CodingKeys.iterationCalls)
+        iterationBytes = try json.decode(CodingKeys.iterationBytes)
+        iterationFreedBytes = try json.decode(CodingKeys.iterationFreedBytes)
+        liveBytes = try json.decode(CodingKeys.liveBytes)
+        object = try json.decodeIfPresent(CodingKeys.object)
+        growth = try json.decodeIfPresent(CodingKeys.growth)
+        topAllocators = try json.decode(CodingKeys.topAllocators)
+    }
+}

@@ -8,3 +8,13 @@ public struct ReportHook: Codable, Sendable, Equatable {
     /// The toolkit adapter that described the object (`toykit`), when there is one.
     public let toolkit: String?
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ReportHook: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        name = try json.decode(CodingKeys.name)
+        family = try json.decode(CodingKeys.family)
+        toolkit = try json.decodeIfPresent(CodingKeys.toolkit)
+    }
+}

@@ -19,3 +19,17 @@ public struct ReportObject: Codable, Sendable, Equatable {
         case geometry
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ReportObject: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        address = try json.decode(CodingKeys.address)
+        type = try json.decode(CodingKeys.type)
+        name = try json.decodeIfPresent(CodingKeys.name)
+        path = try json.decode(CodingKeys.path)
+        ancestors = try json.decode(CodingKeys.ancestors)
+        ancestorsTruncated = try json.decode(CodingKeys.ancestorsTruncated)
+        geometry = try json.decodeIfPresent(CodingKeys.geometry)
+    }
+}

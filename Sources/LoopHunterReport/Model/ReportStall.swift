@@ -24,3 +24,16 @@ public struct ReportStall: Codable, Sendable, Equatable {
         case method, syscall, samples
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ReportStall: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        durationMs = try json.decode(CodingKeys.durationMs)
+        ongoing = try json.decode(CodingKeys.ongoing)
+        sampledAfterMs = try json.decodeIfPresent(CodingKeys.sampledAfterMs)
+        method = try json.decode(CodingKeys.method)
+        syscall = try json.decodeIfPresent(CodingKeys.syscall)
+        samples = try json.decode(CodingKeys.samples)
+    }
+}

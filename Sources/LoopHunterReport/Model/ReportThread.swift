@@ -16,3 +16,15 @@ public struct ReportThread: Codable, Sendable, Equatable {
         case frame
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ReportThread: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        tid = try json.decode(CodingKeys.tid)
+        name = try json.decode(CodingKeys.name)
+        iteration = try json.decode(CodingKeys.iteration)
+        layoutIteration = try json.decode(CodingKeys.layoutIteration)
+        frame = try json.decodeIfPresent(CodingKeys.frame)
+    }
+}

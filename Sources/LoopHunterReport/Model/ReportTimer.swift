@@ -32,3 +32,19 @@ public struct ReportTimer: Codable, Sendable, Equatable {
         case freedDuringDispatch = "freed_during_dispatch"
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ReportTimer: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        source = try json.decode(CodingKeys.source)
+        callback = try json.decodeIfPresent(CodingKeys.callback)
+        data = try json.decode(CodingKeys.data)
+        intervalMs = try json.decodeIfPresent(CodingKeys.intervalMs)
+        createdUs = try json.decode(CodingKeys.createdUs)
+        fires = try json.decode(CodingKeys.fires)
+        liveSources = try json.decode(CodingKeys.liveSources)
+        storm = try json.decodeIfPresent(CodingKeys.storm)
+        freedDuringDispatch = try json.decodeIfPresent(CodingKeys.freedDuringDispatch)
+    }
+}

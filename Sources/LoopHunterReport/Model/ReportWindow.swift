@@ -23,3 +23,17 @@ public struct ReportWindow: Codable, Sendable, Equatable {
         case painted, slowest
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ReportWindow: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        title = try json.decodeIfPresent(CodingKeys.title)
+        since = try json.decode(CodingKeys.since)
+        createdUs = try json.decode(CodingKeys.createdUs)
+        firstFrameUs = try json.decodeIfPresent(CodingKeys.firstFrameUs)
+        timeToFirstFrameMs = try json.decode(CodingKeys.timeToFirstFrameMs)
+        painted = try json.decode(CodingKeys.painted)
+        slowest = try json.decode(CodingKeys.slowest)
+    }
+}

@@ -15,3 +15,14 @@ public struct StreakDetail: Codable, Sendable, Equatable {
         case gapMs = "gap_ms"
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension StreakDetail: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        lastIterationLayouts = try json.decode(CodingKeys.lastIterationLayouts)
+        sizeBefore = try json.decodeIfPresent(CodingKeys.sizeBefore)
+        sizeAfter = try json.decodeIfPresent(CodingKeys.sizeAfter)
+        gapMs = try json.decode(CodingKeys.gapMs)
+    }
+}

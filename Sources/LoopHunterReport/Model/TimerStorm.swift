@@ -13,3 +13,14 @@ public struct TimerStorm: Codable, Sendable, Equatable {
         case firesInIteration = "fires_in_iteration"
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension TimerStorm: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        reason = try json.decode(CodingKeys.reason)
+        iterations = try json.decodeIfPresent(CodingKeys.iterations)
+        startLive = try json.decodeIfPresent(CodingKeys.startLive)
+        firesInIteration = try json.decodeIfPresent(CodingKeys.firesInIteration)
+    }
+}

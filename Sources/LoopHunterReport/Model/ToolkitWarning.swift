@@ -9,3 +9,14 @@ public struct ToolkitWarning: Codable, Sendable, Equatable {
     /// The printf format it came from (the same for every occurrence; addresses and sizes vary).
     public let format: String?
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension ToolkitWarning: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        domain = try json.decodeIfPresent(CodingKeys.domain)
+        level = try json.decode(CodingKeys.level)
+        message = try json.decode(CodingKeys.message)
+        format = try json.decodeIfPresent(CodingKeys.format)
+    }
+}

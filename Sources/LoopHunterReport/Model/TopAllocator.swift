@@ -15,3 +15,17 @@ public struct TopAllocator: Codable, Sendable, Equatable {
     /// The object's layouts through `hook`.
     public let layouts: UInt64
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension TopAllocator: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        address = try json.decode(CodingKeys.address)
+        type = try json.decodeIfPresent(CodingKeys.type)
+        name = try json.decodeIfPresent(CodingKeys.name)
+        hook = try json.decodeIfPresent(CodingKeys.hook)
+        bytes = try json.decode(CodingKeys.bytes)
+        calls = try json.decode(CodingKeys.calls)
+        layouts = try json.decode(CodingKeys.layouts)
+    }
+}

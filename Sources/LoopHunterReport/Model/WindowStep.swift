@@ -22,3 +22,15 @@ public struct WindowStep: Codable, Sendable, Equatable {
         case count
     }
 }
+
+// The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
+extension WindowStep: JSONTapeDecodable {
+    init(tape: JSONTapeValue) throws(JSONTapeMismatch) {
+        let json = try tape.object()
+        signal = try json.decode(CodingKeys.signal)
+        objectType = try json.decode(CodingKeys.objectType)
+        callback = try json.decodeIfPresent(CodingKeys.callback)
+        durationUs = try json.decode(CodingKeys.durationUs)
+        count = try json.decode(CodingKeys.count)
+    }
+}

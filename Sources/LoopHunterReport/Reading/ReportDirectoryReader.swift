@@ -21,7 +21,9 @@ public struct ReportDirectoryReader: Sendable {
     /// Reads the directory. Throws only when the directory itself cannot be read.
     public func read() throws(ReportDirectoryError) -> ReportCollection {
         let names = try listNames()
-        let paths = names.map { directory.appendingPathComponent($0).path }
+        // `appendingPathComponent(name).path` for every name, without making one URL per file.
+        let prefix = String(directory.appendingPathComponent("_").path.dropLast())
+        let paths = names.map { prefix + $0 }
         let results = IndexedResults<ReadOutcome>(count: paths.count)
         DispatchQueue.concurrentPerform(iterations: paths.count) { i in
             results[i] = Self.readOne(paths[i], sizeLimit: sizeLimit)
@@ -78,7 +80,7 @@ public struct ReportDirectoryReader: Sendable {
             return .problem(.tooLarge(path: path, bytes: Int(st.st_size), limit: sizeLimit))
         }
         do {
-            switch try ReportFile.load(URL(fileURLWithPath: path)) {
+            switch try ReportFile.load(path: path) {
             case .report(let report): return .report(report)
             case .summary(let summary): return .summary(summary)
             }
