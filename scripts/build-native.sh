@@ -48,7 +48,7 @@ build_preload() {
   # No frame pointer in the preload: the malloc wrappers are a few instructions each (our frames
   # are removed from every stack we report; libunwind uses the DWARF CFI, not frame pointers).
   "$cc" "${common[@]}" -fomit-frame-pointer -shared -fvisibility=hidden -ftls-model=initial-exec \
-    -fno-stack-protector -DLH_PRELOAD_BUILD \
+    -fno-stack-protector -fno-plt -DLH_PRELOAD_BUILD \
     -ICShim/include -ICShim/core/include -ICShim/preload \
     CShim/core/*.c CShim/preload/*.c \
     -Wl,--version-script="$out/loophunter-exports.map" -Wl,--as-needed -Wl,-z,relro -Wl,-z,now \

@@ -103,15 +103,6 @@ bool lh_table_forget(lh_table *t, const void *object, unsigned hook) {
     return false;
 }
 
-void lh_table_note_size(lh_table *t, const lh_slot *s, uint64_t layout_iter, uint64_t size) {
-    if (t->sizes == NULL || size == LH_GEOMETRY_NONE) return;
-    size_t i = (size_t)(s - t->slots);
-    uint64_t w = size >> 32, h = size & 0xffffffffu;
-    uint64_t entry = ((layout_iter + 1) << 32) | (w > 0xffff ? 0xffff : w) << 16 | (h > 0xffff ? 0xffff : h);
-    /* relaxed: owner-written, read by the same thread's breach path. */
-    atomic_store_explicit(&t->sizes[i * LH_SIZE_RING + layout_iter % LH_SIZE_RING], entry, memory_order_relaxed);
-}
-
 uint64_t lh_table_size_at(lh_table *t, const lh_slot *s, uint64_t layout_iter) {
     if (t->sizes == NULL || layout_iter == 0) return LH_GEOMETRY_NONE;
     size_t i = (size_t)(s - t->slots);

@@ -9,9 +9,10 @@
  *    realloc behave as without us), errno is what glibc left, calloc's overflow check is glibc's,
  *    realloc(p, 0) frees p and returns NULL, free(NULL) does nothing, posix_memalign and
  *    reallocarray check their arguments as glibc does.
- *  - Hot path: one initial-exec TLS access, one relaxed global load, the forward, a read of the
- *    block's size word, and load + store adds to counters only this thread writes. No shared atomic
- *    read-modify-write, no system call, no lock, errno untouched.
+ *  - Hot path: initial-exec TLS reads only (the guard, the thread's counters, the allocation owner,
+ *    the storm gate), the forward, a read of the block's size word, and adds to counters only this
+ *    thread writes. No global read, no shared atomic read-modify-write, no system call, no lock,
+ *    errno untouched.
  *  - Before LoopHunter is initialised (and while it is being initialised) a call only forwards:
  *    these hooks never initialise anything.
  *  - LoopHunter's own work (the thread's guard > 0) is forwarded uncounted, so unwinding, report
@@ -72,7 +73,9 @@ static size_t (*libc_usable_size)(void *block);
  * usable size is the chunk less its 8-byte size field, or less 16 bytes for an mmapped chunk. */
 static inline size_t header_usable(const void *block) {
     size_t word = ((const size_t *)block)[-1];
-    return (word & ~(size_t)7) - sizeof(size_t) - ((word & 2) << 2);
+    size_t usable = (word & ~(size_t)7) - sizeof(size_t);
+    if (LH_UNLIKELY(word & 2)) usable -= sizeof(size_t); /* mmapped: prev_size is not usable */
+    return usable;
 }
 
 /* The usable size before the header reads are trusted: glibc's answer, compared with the header's
@@ -135,7 +138,7 @@ static void counts_exit(void *arg) {
     shared_add(&exited.freed_bytes, atomic_load_explicit(&c->freed_bytes, memory_order_relaxed));
     if (t->rec != NULL) lh_alloc_record_exit(t, t->rec);
     if (t->alloc == c) {
-        t->alloc = NULL;
+        t->alloc = t->alloc_fast = NULL;
         t->alloc_mode = 2;
         t->alloc_armed = false;
     }
@@ -160,6 +163,8 @@ static lh_alloc_counts *take_from_pool(void) {
     return &pool[i];
 }
 
+static void set_gate(lh_tls *t, uint64_t calls, uint64_t bytes);
+
 /* The thread's first counted allocation or free: counters of its own, or the shared ones. */
 static LH_NOINLINE __attribute__((cold)) void claim_counts(lh_tls *t) {
     int saved = errno;
@@ -175,6 +180,7 @@ static LH_NOINLINE __attribute__((cold)) void claim_counts(lh_tls *t) {
         if (exit_key_ok) pthread_setspecific(exit_key, c);
         t->alloc = c;
         t->alloc_mode = 1;
+        set_gate(t, 0, 0);
     } else {
         atomic_fetch_add_explicit(&pool_exhausted, 1, memory_order_relaxed); /* stat */
         t->alloc = NULL;
@@ -276,61 +282,91 @@ static void growth_step(lh_tls *t, lh_thread_rec *r) {
 
 /* ---- counting ------------------------------------------------------------------------------- */
 
-/* One block of `n` usable bytes, on a thread with counters of its own. The new totals are kept in
- * registers for the storm check (the counters are atomics: the compiler would load them again). */
-static inline void count_alloc_own(lh_tls *t, lh_alloc_counts *c, unsigned hook, size_t n) {
-    uint64_t calls = atomic_load_explicit(&c->calls, memory_order_relaxed) + 1;
-    uint64_t bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed) + n;
-    atomic_store_explicit(&c->calls, calls, memory_order_relaxed);
-    atomic_store_explicit(&c->bytes, bytes, memory_order_relaxed);
-    lh_slot *owner = t->alloc_owner;
-    if (owner != NULL) {
-        lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, owner);
-        lh_owner_add(&a->bytes, n);
-        lh_owner_add(&a->calls, 1);
+/* The storm gate. The fast path makes one comparison for both alloc-storm limits: the thread's
+ * byte count against t->alloc_gate, the smallest byte count at which either limit can have been
+ * crossed: the bytes limit itself, or the calls limit reached by blocks of the least usable size
+ * (every block adds at least LH_MIN_USABLE bytes). Passing the gate is not a storm yet: gate_passed
+ * checks both limits exactly and moves the gate on. UINT64_MAX: not armed. With blocks of a few
+ * hundred bytes the gate is passed some ten times per limit's worth of calls, O(log) per epoch. */
+#define LH_MIN_USABLE 16 /* glibc: MALLOC_ALIGNMENT; the least usable size is 24 on x86-64 */
+
+static void set_gate(lh_tls *t, uint64_t calls, uint64_t bytes) {
+    uint64_t gate = UINT64_MAX;
+    if (t->alloc_armed) {
+        /* The calls limit is crossed no sooner than (limit - calls) blocks, so bytes + that many
+         * times LH_MIN_USABLE from now (saturating). */
+        uint64_t by_calls = bytes, room;
+        if (calls < t->alloc_limit_calls &&
+            (__builtin_mul_overflow(t->alloc_limit_calls - calls, (uint64_t)LH_MIN_USABLE, &room) ||
+             __builtin_add_overflow(bytes, room, &by_calls)))
+            by_calls = UINT64_MAX;
+        gate = by_calls < t->alloc_limit_bytes ? by_calls : t->alloc_limit_bytes;
     }
-    if (LH_UNLIKELY(t->alloc_armed) && (bytes > t->alloc_limit_bytes || calls > t->alloc_limit_calls))
-        alloc_storm(t, hook);
+    t->alloc_gate = gate;
 }
 
-/* Any other case: sizes from glibc while checking, the thread's first count (claiming counters),
- * or a thread counting into the shared counters. */
+/* Returns `block` (the fast path's tail call keeps nothing across it). */
+static LH_NOINLINE __attribute__((cold)) void *gate_passed(lh_tls *t, unsigned hook, void *block) {
+    const lh_alloc_counts *c = t->alloc;
+    uint64_t calls = counts_calls(c), bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed);
+    if (t->alloc_armed && (bytes > t->alloc_limit_bytes || calls > t->alloc_limit_calls))
+        alloc_storm(t, hook); /* disarms: one report per epoch */
+    set_gate(t, calls, bytes);
+    return block;
+}
+
+/* A block allocated while a layout runs: charged to its object too. */
+static inline void charge_owner(lh_slot *owner, size_t n) {
+    lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, owner);
+    lh_owner_add(&a->bytes, n);
+    lh_owner_add(&a->calls, 1);
+}
+
+/* One block of `n` usable bytes, on a thread with counters of its own. Returns whether the storm
+ * gate was passed (the caller then calls gate_passed). */
+static inline bool count_alloc_own(lh_tls *t, lh_alloc_counts *c, size_t n) {
+    /* The new total stays in a register for the gate (the counter is an atomic: it would be loaded
+     * again). Relaxed load + store: only this thread writes its counters. */
+    uint64_t bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed) + n;
+    atomic_store_explicit(&c->bytes, bytes, memory_order_relaxed);
+    lh_owner_add(&c->calls, 1);
+    lh_slot *owner = t->alloc_owner;
+    if (LH_UNLIKELY(owner != NULL)) charge_owner(owner, n);
+    return LH_UNLIKELY(bytes > t->alloc_gate);
+}
+
+/* The thread's counters become the fast path's once the header sizes are trusted. */
+static void update_fast(lh_tls *t, int on) {
+    t->alloc_fast = on == LH_ALLOC_FAST ? t->alloc : NULL;
+}
+
+/* Any case but the fast one: sizes from glibc while checking, the thread's first count (claiming
+ * counters), or a thread counting into the shared counters. */
 static LH_NOINLINE void count_alloc_slow(lh_tls *t, int on, unsigned hook, void *block) {
     size_t n = usable(on, block);
     if (t->alloc_mode == 0) claim_counts(t);
+    update_fast(t, atomic_load_explicit(&lh_alloc_on, memory_order_relaxed)); /* usable() may have moved it on */
     if (t->alloc != NULL) {
-        count_alloc_own(t, t->alloc, hook, n);
+        if (count_alloc_own(t, t->alloc, n)) gate_passed(t, hook, block);
         return;
     }
     shared_add(&shared.calls, 1);
     shared_add(&shared.bytes, n);
-    lh_slot *owner = t->alloc_owner;
-    if (owner != NULL) {
-        lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, owner);
-        lh_owner_add(&a->bytes, n);
-        lh_owner_add(&a->calls, 1);
-    }
+    if (t->alloc_owner != NULL) charge_owner(t->alloc_owner, n);
 }
 
 static inline void count_alloc(lh_tls *t, int on, unsigned hook, void *block) {
-    lh_alloc_counts *c = t->alloc;
-    if (LH_LIKELY(on == LH_ALLOC_FAST && c != NULL))
-        count_alloc_own(t, c, hook, header_usable(block));
-    else
+    lh_alloc_counts *c = t->alloc_fast; /* non-NULL: counters of our own, and `on` is FAST */
+    if (LH_LIKELY(c != NULL)) {
+        if (count_alloc_own(t, c, header_usable(block))) gate_passed(t, hook, block);
+    } else {
         count_alloc_slow(t, on, hook, block);
+    }
 }
 
-/* count_alloc after a forward: the state and the thread are read again rather than kept across
- * the call (fewer registers to save in every wrapper; the state can only have gone from
- * CHECKING to FAST meanwhile, and the guard is unchanged: glibc's malloc calls no hook). */
-static inline void count_alloc_after(unsigned hook, void *block) {
-    lh_tls *t = &lh_tls_data;
-    count_alloc(t, atomic_load_explicit(&lh_alloc_on, memory_order_relaxed), hook, block);
-}
-
-static LH_NOINLINE void count_free_slow(lh_tls *t, int on, size_t n) {
-    (void)on;
+static LH_NOINLINE void count_free_slow(lh_tls *t, size_t n) {
     if (t->alloc_mode == 0) claim_counts(t);
+    update_fast(t, atomic_load_explicit(&lh_alloc_on, memory_order_relaxed));
     if (t->alloc != NULL) {
         lh_owner_add(&t->alloc->frees, 1);
         lh_owner_add(&t->alloc->freed_bytes, n);
@@ -340,12 +376,13 @@ static LH_NOINLINE void count_free_slow(lh_tls *t, int on, size_t n) {
     }
 }
 
-static inline void count_free(lh_tls *t, int on, size_t n) {
-    if (LH_LIKELY(t->alloc != NULL)) {
-        lh_owner_add(&t->alloc->frees, 1);
-        lh_owner_add(&t->alloc->freed_bytes, n);
+static inline void count_free(lh_tls *t, size_t n) {
+    lh_alloc_counts *c = t->alloc_fast;
+    if (LH_LIKELY(c != NULL)) {
+        lh_owner_add(&c->frees, 1);
+        lh_owner_add(&c->freed_bytes, n);
     } else {
-        count_free_slow(t, on, n);
+        count_free_slow(t, n);
     }
 }
 
@@ -357,40 +394,70 @@ static inline int counting(const lh_tls *t) {
     return LH_LIKELY(t->guard == 0) ? on : LH_ALLOC_OFF;
 }
 
+/* The fast path applies: counters of our own with trusted header sizes, and not our own work.
+ * (t->alloc_fast is only ever set after lh_alloc_start's release was seen by this thread.) */
+static inline lh_alloc_counts *fast_counts(const lh_tls *t) {
+    lh_alloc_counts *c = t->alloc_fast;
+    return LH_LIKELY(t->guard == 0) ? c : NULL;
+}
+
 /* ---- the wrappers (rows LH_ALLOC_HOOK of lh_hooks.def) ------------------------------------------ */
 
-/* Each wrapper decides first whether to count: when not (LoopHunter not ready, the alloc family
- * off, our own work), the forward is a tail call and nothing else runs. */
+/* The fast path of each wrapper: the forward, a read of the block's size word, two counter adds,
+ * one owner test and one gate comparison. Everything else (LoopHunter not ready, the family off,
+ * our own work, the first counted call of a thread, sizes still being checked) is a tail call to
+ * the slow path, which forwards without counting when it should not count. */
 
-LH_EXPORT void *malloc(size_t size) {
-    if (counting(&lh_tls_data) == LH_ALLOC_OFF) return __libc_malloc(size);
-    void *block = __libc_malloc(size);
-    if (LH_LIKELY(block != NULL)) count_alloc_after(LH_HOOK_malloc, block);
+/* Counts a block glibc returned on the fast path, and returns it. A function of its own, tail-called
+ * by the wrappers after the forward: they then need no stack frame and keep no register across
+ * the forward (the thread's counters are read again; nothing changes them meanwhile: glibc's
+ * malloc calls no hook). */
+static LH_NOINLINE void *counted(void *block, unsigned hook) {
+    if (LH_UNLIKELY(block == NULL)) return NULL;
+    lh_tls *t = &lh_tls_data;
+    if (count_alloc_own(t, t->alloc_fast, header_usable(block))) return gate_passed(t, hook, block);
     return block;
 }
 
-/* free's slow path frees the block itself, so that free() needs no register kept across a call. */
-static LH_NOINLINE void free_counted_slow(lh_tls *t, int on, void *block) {
-    count_free_slow(t, on, usable(on, block));
+/* The same off the fast path (the wrapper has decided to count). */
+static LH_NOINLINE void *counted_slow(void *block, unsigned hook) {
+    lh_tls *t = &lh_tls_data;
+    if (block != NULL) count_alloc(t, counting(t), hook, block);
+    return block;
+}
+
+/* The body of malloc, calloc, memalign, valloc, pvalloc and aligned_alloc: the fast path; else
+ * the forward alone when not counting (a tail call); else the forward and the slow count. */
+#define LH_FORWARD_AND_COUNT(hook, call)                                                            \
+    do {                                                                                            \
+        lh_tls *t_ = &lh_tls_data;                                                                  \
+        if (LH_LIKELY(fast_counts(t_) != NULL)) return counted(call, hook);                         \
+        if (counting(t_) == LH_ALLOC_OFF) return call;                                              \
+        return counted_slow(call, hook);                                                            \
+    } while (0)
+
+LH_EXPORT void *malloc(size_t size) { LH_FORWARD_AND_COUNT(LH_HOOK_malloc, __libc_malloc(size)); }
+
+static LH_NOINLINE void free_slow(void *block) {
+    lh_tls *t = &lh_tls_data;
+    int on = counting(t);
+    count_free(t, usable(on, block));
     __libc_free(block);
 }
 
 /* free() proper: counted, then glibc's. */
 static inline __attribute__((always_inline)) void free_body(void *block) {
     lh_tls *t = &lh_tls_data;
-    int on = counting(t);
-    if (block == NULL || on == LH_ALLOC_OFF) {
+    lh_alloc_counts *c = fast_counts(t);
+    if (LH_LIKELY(c != NULL && block != NULL)) {
+        lh_owner_add(&c->frees, 1);
+        lh_owner_add(&c->freed_bytes, header_usable(block));
         __libc_free(block);
-        return;
+    } else if (block == NULL || counting(t) == LH_ALLOC_OFF) {
+        __libc_free(block);
+    } else {
+        free_slow(block);
     }
-    lh_alloc_counts *c = t->alloc;
-    if (LH_UNLIKELY(on != LH_ALLOC_FAST || c == NULL)) {
-        free_counted_slow(t, on, block);
-        return;
-    }
-    lh_owner_add(&c->frees, 1);
-    lh_owner_add(&c->freed_bytes, header_usable(block));
-    __libc_free(block);
 }
 
 #ifndef LH_BENCH_NO_TIMER_CHECK /* scripts/bench/health.sh measures the preload without it */
@@ -414,10 +481,7 @@ LH_EXPORT void free(void *block) {
 }
 
 LH_EXPORT void *calloc(size_t count, size_t size) {
-    if (counting(&lh_tls_data) == LH_ALLOC_OFF) return __libc_calloc(count, size);
-    void *block = __libc_calloc(count, size); /* glibc checks count * size for overflow */
-    if (LH_LIKELY(block != NULL)) count_alloc_after(LH_HOOK_calloc, block);
-    return block;
+    LH_FORWARD_AND_COUNT(LH_HOOK_calloc, __libc_calloc(count, size)); /* glibc checks the overflow */
 }
 
 /* realloc counts the old block as freed and the new one as allocated (in place or not). */
@@ -425,10 +489,10 @@ static void *realloc_counted(lh_tls *t, int on, unsigned hook, void *block, size
     size_t old = block != NULL ? usable(on, block) : 0;
     void *moved = __libc_realloc(block, size);
     if (moved != NULL) {
-        if (block != NULL) count_free(t, on, old);
+        if (block != NULL) count_free(t, old);
         count_alloc(t, on, hook, moved);
     } else if (block != NULL && size == 0) {
-        count_free(t, on, old); /* glibc: realloc(p, 0) frees p and returns NULL */
+        count_free(t, old); /* glibc: realloc(p, 0) frees p and returns NULL */
     }
     return moved;
 }
@@ -456,26 +520,20 @@ LH_EXPORT int posix_memalign(void **out, size_t alignment, size_t size) {
     if (alignment % sizeof(void *) != 0 || alignment == 0 ||
         ((alignment / sizeof(void *)) & (alignment / sizeof(void *) - 1)) != 0)
         return EINVAL;
-    bool count = counting(&lh_tls_data) != LH_ALLOC_OFF;
+    lh_tls *t = &lh_tls_data;
+    int on = counting(t);
     void *block = __libc_memalign(alignment, size);
     if (block == NULL) return ENOMEM;
     *out = block;
-    if (count) count_alloc_after(LH_HOOK_posix_memalign, block);
+    if (on != LH_ALLOC_OFF) count_alloc(t, on, LH_HOOK_posix_memalign, block);
     return 0;
 }
 
-/* memalign, aligned_alloc, valloc, pvalloc: forward, then count the block. */
-#define LH_ALIGNED_WRAPPER(name, hook, params, call)                                                \
-    LH_EXPORT void *name params {                                                                   \
-        if (counting(&lh_tls_data) == LH_ALLOC_OFF) return call;                                    \
-        void *block = call;                                                                         \
-        if (block != NULL) count_alloc_after(hook, block);                                          \
-        return block;                                                                               \
-    }
-
-LH_ALIGNED_WRAPPER(memalign, LH_HOOK_memalign, (size_t alignment, size_t size), __libc_memalign(alignment, size))
-LH_ALIGNED_WRAPPER(valloc, LH_HOOK_valloc, (size_t size), __libc_valloc(size))
-LH_ALIGNED_WRAPPER(pvalloc, LH_HOOK_pvalloc, (size_t size), __libc_pvalloc(size))
+LH_EXPORT void *memalign(size_t alignment, size_t size) {
+    LH_FORWARD_AND_COUNT(LH_HOOK_memalign, __libc_memalign(alignment, size));
+}
+LH_EXPORT void *valloc(size_t size) { LH_FORWARD_AND_COUNT(LH_HOOK_valloc, __libc_valloc(size)); }
+LH_EXPORT void *pvalloc(size_t size) { LH_FORWARD_AND_COUNT(LH_HOOK_pvalloc, __libc_pvalloc(size)); }
 
 LH_EXPORT void *aligned_alloc(size_t alignment, size_t size) {
     /* glibc up to 2.37: memalign itself; from 2.38 it rejects a non-power-of-two alignment. */
@@ -483,10 +541,7 @@ LH_EXPORT void *aligned_alloc(size_t alignment, size_t size) {
         errno = EINVAL;
         return NULL;
     }
-    if (counting(&lh_tls_data) == LH_ALLOC_OFF) return __libc_memalign(alignment, size);
-    void *block = __libc_memalign(alignment, size);
-    if (block != NULL) count_alloc_after(LH_HOOK_aligned_alloc, block);
-    return block;
+    LH_FORWARD_AND_COUNT(LH_HOOK_aligned_alloc, __libc_memalign(alignment, size));
 }
 
 /* ---- set-up, epochs, reports, summary ----------------------------------------------------------- */
@@ -537,6 +592,9 @@ void lh_alloc_reset_after_fork(void) {
     zero_counts(&exited);
     atomic_store_explicit(&pool_exhausted, 0, memory_order_relaxed);
     t->alloc_base_calls = t->alloc_base_bytes = t->alloc_base_freed = 0;
+    t->alloc_limit_calls = lh_proc.cfg.alloc_calls;
+    t->alloc_limit_bytes = lh_proc.cfg.alloc_bytes;
+    set_gate(t, 0, 0);
 }
 
 void lh_alloc_thread_counts(const lh_tls *t, uint64_t *calls, uint64_t *bytes, uint64_t *frees,
@@ -589,6 +647,7 @@ void lh_alloc_epoch_end(lh_tls *t, lh_thread_rec *r, lh_hist *h) {
     /* Not in a thread's first iteration, nor in its first frame: start-up loads, parses and
      * compiles (GTK 4's GL renderer allocates ~64 MiB in its first frame under Mesa's llvmpipe). */
     t->alloc_armed = r != NULL && t->alloc_mode != 2 && t->past_first_epoch;
+    set_gate(t, calls, bytes);
     if (r != NULL) growth_step(t, r);
 }
 

@@ -93,15 +93,15 @@ void *lh_hook_original(unsigned id) { return resolve(id); }
         return result;                                                                              \
     }
 
-/* A layout entry point: count, then call the original. With allocation accounting on, the
- * object is the allocation owner while the original runs (our frame stays on the stack); else the
- * original is a tail call (no frame of ours remains). */
+/* A layout entry point: count, then call the original. A counted object is the allocation owner
+ * while the original runs (our frame stays on the stack; the owner is only read when the alloc
+ * family counts); when nothing was counted the original is a tail call (no frame of ours remains). */
 #define LH_LAYOUT_HOOK(name, toolkit, params, args, object)                                         \
     LH_EXPORT void name params {                                                                    \
         void(*real) params = (void(*) params)resolve(LH_HOOK_##name);                               \
         lh_slot *slot = lh_layout_call(LH_HOOK_##name, (object));                                   \
         if (LH_UNLIKELY(real == NULL)) return;                                                      \
-        if (slot == NULL || !atomic_load_explicit(&lh_alloc_on, memory_order_acquire)) {            \
+        if (slot == NULL) {                                                                         \
             real args;                                                                              \
             return;                                                                                 \
         }                                                                                           \

@@ -3,8 +3,10 @@
  *
  * Runs inside every layout hook, on the host's thread, possibly inside a signal handler: no
  * allocation, no locks, no system call on the common path (one table lookup, one relaxed store).
- * Slow paths (first layout of an iteration, first layout of an object in an iteration, a breach)
- * preserve errno.
+ * That path is inline in every layout wrapper (lh_layout_count_inline in lh_preload.h) and calls
+ * nothing, so it holds no guard; this file has the other cases (first layout of an iteration,
+ * first layout of an object in an iteration, a count a detector looks at, a breach). Those that
+ * call out hold the guard, and preserve errno.
  *
  * Detectors:
  *  1. layout-storm: an object laid out more than LOOPHUNTER_THRESHOLD times in one iteration
@@ -25,11 +27,9 @@
 
 /* ---- loop members ----------------------------------------------------------------------------
  * Several objects take part in one loop (a label resizing its parent: both relaid out). An object
- * past half a detector's limit is remembered in the thread's record; when one of them breaches,
+ * past half a detector's limit (lh_proc.storm_member_at, streak_member_at) is remembered in the thread's record; when one of them breaches,
  * the others are listed in its report and their own crossings join it instead of making reports
  * of their own. Owner-thread data only. */
-
-static uint32_t half_of(uint64_t limit) { return limit / 2 >= 2 ? (uint32_t)(limit / 2) : 2; }
 
 static lh_member *find_member(lh_thread_rec *r, int kind, const void *object, unsigned hook) {
     for (size_t i = 0; i < LH_MEMBERS; i++) {
@@ -42,6 +42,7 @@ static lh_member *find_member(lh_thread_rec *r, int kind, const void *object, un
 static LH_NOINLINE __attribute__((cold)) void note_member(lh_tls *t, int kind, lh_slot *s, unsigned hook, const void *object) {
     lh_thread_rec *r = t->rec;
     if (r == NULL) return;
+    t->guard++; /* the toolkit's getters below */
     lh_member *m = find_member(r, kind, object, hook);
     if (m == NULL) m = &r->members[r->members_next++ % LH_MEMBERS];
     const lh_toolkit *tk = lh_hooks[hook].toolkit;
@@ -60,6 +61,7 @@ static LH_NOINLINE __attribute__((cold)) void note_member(lh_tls *t, int kind, l
     n = name != NULL ? strnlen(name, sizeof m->name - 1) : 0;
     memcpy(m->name, name != NULL ? name : "", n);
     m->name[n] = '\0';
+    t->guard--;
 }
 
 /* The member's current count (storm: layouts this iteration; streak: hot iterations in a row), or
@@ -140,52 +142,62 @@ static LH_NOINLINE __attribute__((cold)) void begin_layout_iteration(lh_tls *t) 
     if (r != NULL) lh_owner_add(&r->layout_iterations, 1);
 }
 
-/* The object's first layout in this iteration: judge its previous layout iteration. `from` is the
- * slot's count word before this iteration (0: a new slot). This is the per-frame path of every
- * view (a toolkit lays each one out once per frame), so it stays lean: the toolkit getter it calls
- * leaves errno alone, and the breach path it may take saves errno itself. */
-static LH_NOINLINE void roll(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t from,
-                              uint64_t size) {
-    if (!lh_hooks[hook].streak) return; /* counts only (GTK measures) */
-    /* Slot detector fields: relaxed (see lh_table.h); the thread laying the object out owns them. */
-    const lh_toolkit *tk = lh_hooks[hook].toolkit;
-    uint64_t size_now = size;
-    if (size_now == LH_GEOMETRY_NONE && tk != NULL && tk->size_of != NULL) size_now = tk->size_of(object);
-    uint64_t last_iter = atomic_load_explicit(&s->last_layout_iter, memory_order_relaxed);
-    if (from != 0 && last_iter != 0) {
-        uint32_t calls = lh_count_of(from);
-        uint64_t size_then = atomic_load_explicit(&s->geometry, memory_order_relaxed);
-        bool resized = size_now != LH_GEOMETRY_NONE && size_then != LH_GEOMETRY_NONE && size_now != size_then;
-        bool hot = calls > 1 || resized;
-        uint32_t streak = atomic_load_explicit(&s->streak, memory_order_relaxed);
-        bool linked = atomic_load_explicit(&s->linked, memory_order_relaxed) != 0;
-        streak = hot ? (linked && streak > 0 ? streak + 1 : 1) : 0;
-        atomic_store_explicit(&s->streak, streak, memory_order_relaxed);
-        if (streak == 0) atomic_store_explicit(&s->reported_streak, 0, memory_order_relaxed);
-        if (streak == half_of(lh_proc.cfg.streak)) note_member(t, LH_LOOP_STREAK, s, hook, object);
-        if (streak >= lh_proc.cfg.streak &&
-            atomic_load_explicit(&s->reported_streak, memory_order_relaxed) == 0 &&
-            !defer_to_deeper(t, object, hook)) {
-            atomic_store_explicit(&s->reported_streak, 1, memory_order_relaxed);
-            lh_breach b = {
-                .kind = "layout-streak",
-                .hook = hook,
-                .object = object,
-                .count = streak,
-                .threshold = lh_proc.cfg.streak,
-                .count_unit = "hot layout iterations in a row",
-                .last_iteration_layouts = calls,
-                .size_before = size_then,
-                .size_after = size_now,
-            };
-            if (gather_members(t, LH_LOOP_STREAK, object, hook, &b)) lh_breach_report(t, &b);
-        }
+/* A streak reached the limit: report it, unless a deeper object of the loop will. */
+static LH_NOINLINE __attribute__((cold)) void streak_reached(lh_tls *t, lh_slot *s, unsigned hook,
+                                                             const void *object, uint32_t streak,
+                                                             uint32_t calls, uint64_t size_then, uint64_t size_now) {
+    t->guard++;
+    if (defer_to_deeper(t, object, hook)) {
+        t->guard--;
+        return;
     }
-    lh_table_note_size(&lh_proc.table, s, t->layout_iter, size_now);
-    bool linked_now = last_iter != 0 && t->layout_iter == last_iter + 1 && t->layout_linked;
+    atomic_store_explicit(&s->reported_streak, 1, memory_order_relaxed);
+    lh_breach b = {
+        .kind = "layout-streak",
+        .hook = hook,
+        .object = object,
+        .count = streak,
+        .threshold = lh_proc.cfg.streak,
+        .count_unit = "hot layout iterations in a row",
+        .last_iteration_layouts = calls,
+        .size_before = size_then,
+        .size_after = size_now,
+    };
+    if (gather_members(t, LH_LOOP_STREAK, object, hook, &b)) lh_breach_report(t, &b);
+    t->guard--;
+}
+
+/* The object's first layout in this iteration (`size_now`: its size now): judge its previous layout
+ * iteration, in which it was laid out `calls` times. This is the per-frame path of every view (a
+ * toolkit lays each one out once per frame), so it stays lean and calls nothing: it returns true
+ * when the streak detector has more to do (the streak reached a member's count or the limit), which
+ * streak_event does. Slot detector fields: relaxed (see lh_table.h); the thread laying the object
+ * out owns them. `*size_then` receives the size of the previous layout iteration. */
+static inline bool roll(lh_tls *t, lh_slot *s, uint32_t calls, uint64_t size_now, uint64_t *size_then_out) {
+    uint64_t iter = t->layout_iter;
+    uint64_t last_iter = atomic_load_explicit(&s->last_layout_iter, memory_order_relaxed);
+    uint64_t size_then = atomic_load_explicit(&s->geometry, memory_order_relaxed);
+    *size_then_out = size_then;
+    bool linked = atomic_load_explicit(&s->linked, memory_order_relaxed) != 0; /* last_iter's link */
+    bool linked_now = last_iter != 0 && iter == last_iter + 1 && t->layout_linked;
     atomic_store_explicit(&s->linked, linked_now ? 1u : 0u, memory_order_relaxed);
-    atomic_store_explicit(&s->last_layout_iter, t->layout_iter, memory_order_relaxed);
+    atomic_store_explicit(&s->last_layout_iter, iter, memory_order_relaxed);
     atomic_store_explicit(&s->geometry, size_now, memory_order_relaxed);
+    lh_table_note_size(&lh_proc.table, s, iter, size_now);
+    if (last_iter == 0) return false; /* a new object (or one new to this detector): nothing to judge */
+    bool resized = size_now != LH_GEOMETRY_NONE && size_then != LH_GEOMETRY_NONE && size_now != size_then;
+    uint32_t streak = atomic_load_explicit(&s->streak, memory_order_relaxed);
+    if (calls <= 1 && !resized) { /* not hot: the streak ends */
+        if (streak != 0) {
+            atomic_store_explicit(&s->streak, 0, memory_order_relaxed);
+            atomic_store_explicit(&s->reported_streak, 0, memory_order_relaxed);
+        }
+        return false;
+    }
+    streak = linked && streak > 0 ? streak + 1 : 1;
+    atomic_store_explicit(&s->streak, streak, memory_order_relaxed);
+    return streak == lh_proc.streak_member_at ||
+           (streak >= lh_proc.cfg.streak && atomic_load_explicit(&s->reported_streak, memory_order_relaxed) == 0);
 }
 
 /* The type name of a newly seen object (static text of its toolkit), for the summary. */
@@ -221,34 +233,79 @@ static LH_NOINLINE __attribute__((cold)) void storm(lh_tls *t, unsigned hook, co
     if (gather_members(t, LH_LOOP_STORM, object, hook, &b)) lh_breach_report(t, &b);
 }
 
-lh_slot *lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) {
-    t->guard++;
-    if (LH_UNLIKELY(t->layout_epoch != t->epoch || t->epoch == 0)) {
-        int saved = errno;
-        if (t->epoch == 0) lh_thread_new_iteration(t, true); /* laying out before any iteration */
-        begin_layout_iteration(t);
-        errno = saved;
-    }
-    t->iter_layout_calls++;
-    lh_thread_rec *r = t->rec;
-    if (LH_LIKELY(r != NULL)) lh_owner_add(&r->hook_calls[hook], 1);
+/* ---- counting --------------------------------------------------------------------------------
+ * lh_layout_count's common path is inline in lh_preload.h (lh_layout_count_inline); these are its
+ * other cases. */
 
-    lh_slot *s = lh_table_slot(&lh_proc.table, object, hook);
-    if (LH_LIKELY(s != NULL)) {
-        bool rolled;
-        uint64_t from = 0;
-        uint32_t count = lh_slot_count(s, t->epoch, &rolled, &from);
-        if (LH_UNLIKELY(rolled)) {
-            if (from == 0) name_slot(s, hook, object); /* a new object: remember its type */
-            roll(t, s, hook, object, from, size); /* errno-safe: its slow paths save errno themselves */
-        } else if (LH_UNLIKELY(count == lh_proc.cfg.threshold + 1)) {
-            storm(t, hook, object, count);
-        } else if (LH_UNLIKELY(count == half_of(lh_proc.cfg.threshold))) {
-            note_member(t, LH_LOOP_STORM, s, hook, object);
-        }
-        if (r != NULL && LH_UNLIKELY(count > atomic_load_explicit(&r->max_count, memory_order_relaxed)))
-            note_max(t, r, hook, object, count);
-    }
+uint64_t lh_layout_size_of(unsigned hook, const void *object) {
+    const lh_toolkit *tk = lh_hooks[hook].toolkit;
+    if (tk == NULL || tk->size_of == NULL) return LH_GEOMETRY_NONE;
+    lh_tls *t = &lh_tls_data;
+    t->guard++;
+    uint64_t size = tk->size_of(object); /* the adapter's getters leave errno alone */
+    t->guard--;
+    return size;
+}
+
+lh_slot *lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) {
+    t->guard++;
+    name_slot(s, hook, object);
     t->guard--;
     return s;
+}
+
+/* What roll left to do: the object joins the loop's members, or its streak reached the limit. The
+ * slot holds the new streak and size. Returns `s` (a tail call of lh_layout_rolled). */
+static LH_NOINLINE __attribute__((cold)) lh_slot *streak_event(lh_tls *t, lh_slot *s, unsigned hook, const void *object,
+                                                               uint32_t calls, uint64_t size_then) {
+    uint32_t streak = atomic_load_explicit(&s->streak, memory_order_relaxed);
+    if (streak == lh_proc.streak_member_at) note_member(t, LH_LOOP_STREAK, s, hook, object);
+    if (streak >= lh_proc.cfg.streak && atomic_load_explicit(&s->reported_streak, memory_order_relaxed) == 0)
+        streak_reached(t, s, hook, object, streak, calls, size_then, atomic_load_explicit(&s->geometry, memory_order_relaxed));
+    lh_thread_rec *r = t->rec;
+    if (r != NULL && atomic_load_explicit(&r->max_count, memory_order_relaxed) == 0) return lh_layout_noted(t, s, hook, object, 1);
+    return s;
+}
+
+lh_slot *lh_layout_rolled(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t from, uint64_t size) {
+    /* Calls nothing on its common path (and so needs no guard); the rest are tail calls. */
+    uint64_t size_then;
+    if (lh_hooks[hook].streak && roll(t, s, lh_count_of(from), size, &size_then)) /* (GTK's measure hooks only count) */
+        return streak_event(t, s, hook, object, lh_count_of(from), size_then);
+    lh_thread_rec *r = t->rec;
+    if (LH_UNLIKELY(r != NULL && atomic_load_explicit(&r->max_count, memory_order_relaxed) == 0))
+        return lh_layout_noted(t, s, hook, object, 1); /* the thread's first counted layout */
+    return s;
+}
+
+lh_slot *lh_layout_noted(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint32_t count) {
+    t->guard++;
+    if (count == lh_proc.storm_at)
+        storm(t, hook, object, count);
+    else if (count == lh_proc.storm_member_at)
+        note_member(t, LH_LOOP_STORM, s, hook, object);
+    lh_thread_rec *r = t->rec;
+    if (r != NULL && count > atomic_load_explicit(&r->max_count, memory_order_relaxed)) note_max(t, r, hook, object, count);
+    t->guard--;
+    return s;
+}
+
+lh_slot *lh_layout_probed(lh_tls *t, unsigned hook, const void *object, uint64_t size) {
+    lh_slot *s = lh_table_slot_probe(&lh_proc.table, lh_table_key(object, hook));
+    return s != NULL ? lh_layout_count_in(t, s, hook, object, size) : NULL;
+}
+
+lh_slot *lh_layout_first_of_iteration(lh_tls *t, unsigned hook, const void *object, uint64_t size) {
+    int saved = errno;
+    t->guard++;
+    if (t->epoch == 0) lh_thread_new_iteration(t, true); /* laying out before any iteration */
+    begin_layout_iteration(t);
+    t->guard--;
+    errno = saved;
+    return lh_layout_count(t, hook, object, size);
+}
+
+/* For callers that are not a layout wrapper (GTK's class-vfunc wrappers). */
+lh_slot *lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) {
+    return lh_layout_count_inline(t, hook, object, size);
 }

@@ -155,11 +155,6 @@ typedef struct lh_thread_rec {
     lh_stall_rec stall;                        /* see lh_stall_rec */
 } lh_thread_rec;
 
-/* Adds to a counter of the calling thread's own record: load + store, no locked instruction
- * (relaxed: only the owner writes; the summary writer reads). */
-static inline void lh_owner_add(_Atomic uint64_t *c, uint64_t v) {
-    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v, memory_order_relaxed);
-}
 
 enum { LH_REC_FREE = 0, LH_REC_LIVE = 1, LH_REC_DONE = 2 };
 
@@ -185,9 +180,13 @@ typedef struct lh_tls {
     lh_thread_rec *rec;
     /* Allocation accounting (lh_alloc.c), owner-only. */
     struct lh_alloc_counts *alloc; /* this thread's own counters (lh_alloc.c); NULL: none */
+    /* The hot path's one test: `alloc` once the hooks may count into it with sizes read from the
+     * chunk header (the alloc family is on, the header reads were checked); NULL: the slow path. */
+    struct lh_alloc_counts *alloc_fast;
+    uint64_t alloc_gate;          /* the byte count at which the storm limits are looked at (lh_alloc.c) */
+    lh_slot *alloc_owner;         /* the innermost object whose layout is running: charged too */
     uint8_t alloc_mode;           /* 0: none claimed yet; 1: own counters; 2: the shared counters */
     bool alloc_armed;             /* the alloc-storm limits apply (a thread with iterations) */
-    lh_slot *alloc_owner;         /* the innermost object whose layout is running: charged too */
     uint64_t alloc_limit_calls, alloc_limit_bytes;                 /* counts that make a storm */
     uint64_t alloc_base_calls, alloc_base_bytes, alloc_base_freed; /* at the epoch's start */
 } lh_tls;
@@ -240,6 +239,11 @@ typedef struct lh_throttle {
 
 typedef struct lh_process {
     lh_config cfg;
+    /* Derived from cfg at start-up for the layout path (lh_layout.c): the count that is a storm
+     * (LOOPHUNTER_THRESHOLD + 1), and the counts at which an object joins a loop's members (half
+     * of each detector's limit, at least 2). */
+    uint64_t storm_at;
+    uint32_t storm_member_at, streak_member_at;
     lh_table table;
     int pid, ppid;
     uint64_t run_tag;                 /* random per process: names and ids never collide */
@@ -321,13 +325,62 @@ void lh_loop_scan_libraries(void) LH_HIDDEN;
  * the hook's toolkit adapter when the streak detector needs it. */
 lh_slot *lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) LH_HIDDEN;
 
+/* The cases of lh_layout_count that leave its common path (lh_layout.c): the thread's first layout
+ * of an iteration, an object not in its home slot, an object's first layout of an iteration (the
+ * streak detector's turn), and a count that a detector looks at. Each holds the guard while it
+ * calls out, and returns the object's slot. */
+lh_slot *lh_layout_first_of_iteration(lh_tls *t, unsigned hook, const void *object, uint64_t size) LH_HIDDEN;
+lh_slot *lh_layout_probed(lh_tls *t, unsigned hook, const void *object, uint64_t size) LH_HIDDEN;
+lh_slot *lh_layout_rolled(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t from,
+                          uint64_t size) LH_HIDDEN;
+/* The object's size from the hook's toolkit adapter (LH_GEOMETRY_NONE: no adapter or getter). */
+uint64_t lh_layout_size_of(unsigned hook, const void *object) LH_HIDDEN;
+/* A new object: its slot remembers its type name (for the summary). */
+lh_slot *lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) LH_HIDDEN;
+lh_slot *lh_layout_noted(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint32_t count) LH_HIDDEN;
+
+/* Counts the call in slot `s`; the detectors' cases are calls out. */
+static inline __attribute__((always_inline)) lh_slot *lh_layout_count_in(lh_tls *t, lh_slot *s, unsigned hook,
+                                                                         const void *object, uint64_t size) {
+    bool rolled;
+    uint64_t from = 0;
+    uint32_t count = lh_slot_count(s, t->epoch, &rolled, &from);
+    if (LH_UNLIKELY(rolled)) {
+        /* The streak detector compares the size with the last iteration's (asked here, so that
+         * lh_layout_rolled calls nothing on its common path). */
+        if (LH_UNLIKELY(from == 0)) lh_layout_named(t, s, hook, object);
+        if (size == LH_GEOMETRY_NONE && lh_hooks[hook].streak) size = lh_layout_size_of(hook, object);
+        return lh_layout_rolled(t, s, hook, object, from, size);
+    }
+    lh_thread_rec *r = t->rec;
+    if (LH_UNLIKELY(count == lh_proc.storm_at || count == lh_proc.storm_member_at ||
+                    (r != NULL && count > atomic_load_explicit(&r->max_count, memory_order_relaxed))))
+        return lh_layout_noted(t, s, hook, object, count);
+    return s;
+}
+
+/* lh_layout_count's body, inline in each layout wrapper (the hook is then a constant). Its common
+ * case, an object laid out again in the iteration, calls nothing and needs no guard: nothing it
+ * does can reach a hook. */
+static inline __attribute__((always_inline)) lh_slot *lh_layout_count_inline(lh_tls *t, unsigned hook,
+                                                                             const void *object, uint64_t size) {
+    if (LH_UNLIKELY(t->layout_epoch != t->epoch || t->epoch == 0))
+        return lh_layout_first_of_iteration(t, hook, object, size);
+    t->iter_layout_calls++;
+    lh_thread_rec *r = t->rec;
+    if (LH_LIKELY(r != NULL)) lh_owner_add(&r->hook_calls[hook], 1);
+    lh_slot *s = lh_table_slot_home(&lh_proc.table, object, hook);
+    if (LH_UNLIKELY(s == NULL)) return lh_layout_probed(t, hook, object, size);
+    return lh_layout_count_in(t, s, hook, object, size);
+}
+
 /* The layout wrappers' entry: skip at once when our own work is running on this thread, or when
  * LoopHunter or the layout family is off (the kill switch costs one TLS load and one load).
  * Returns the object's slot, or NULL when nothing was counted. */
 static inline lh_slot *lh_layout_call(unsigned hook, const void *object) {
     lh_tls *t = &lh_tls_data;
     if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return NULL;
-    return lh_layout_count(t, hook, object, LH_GEOMETRY_NONE);
+    return lh_layout_count_inline(t, hook, object, LH_GEOMETRY_NONE);
 }
 
 /* ---- allocation accounting (lh_alloc.c) ------------------------------------------------------ */

@@ -154,6 +154,9 @@ void lh_prepare_for_breaches(void) {
     lh_breach_prime_unwinder();
 }
 
+/* Half a detector's limit, at least 2: where an object joins a loop's members (lh_layout.c). */
+static uint32_t half_of(uint64_t limit) { return limit / 2 >= 2 ? (uint32_t)(limit / 2) : 2; }
+
 bool lh_init_slow(void) {
     int expected = LH_STATE_UNINIT;
     /* acquire on failure: a thread that lost sees the winner's published state. */
@@ -165,6 +168,9 @@ bool lh_init_slow(void) {
     int next = LH_STATE_OFF;
 
     lh_config_load(&lh_proc.cfg, environ, (unsigned)geteuid(), keep_message, NULL);
+    lh_proc.storm_at = lh_proc.cfg.threshold + 1;
+    lh_proc.storm_member_at = half_of(lh_proc.cfg.threshold);
+    lh_proc.streak_member_at = half_of(lh_proc.cfg.streak);
     if (lh_proc.cfg.disable) goto out;
     read_identity();
     ssize_t n = readlink("/proc/self/exe", lh_proc.exe, sizeof lh_proc.exe - 1);

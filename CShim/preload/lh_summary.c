@@ -193,7 +193,7 @@ static void objects_json(lh_json *j) {
     for (uint64_t i = 0; i < lh_proc.table.capacity && lh_proc.table.slots != NULL; i++) {
         const lh_slot *s = &lh_proc.table.slots[i];
         if (atomic_load_explicit(&s->key, memory_order_acquire) == 0) continue;
-        uint32_t total = LOAD(s->total);
+        uint64_t total = LOAD(s->total);
         if (total == 0) continue;
         if (n < TOP_OBJECTS) {
             top[n++] = s;

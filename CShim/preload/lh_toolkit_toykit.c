@@ -26,10 +26,8 @@ typedef struct toykit_api {
 static toykit_api api;
 static _Atomic int api_state; /* 0 unresolved, 2 being resolved, 1 resolved, -1 toykit absent */
 
-static bool resolve(void) {
-    /* acquire: pairs with the release below, so the pointers are seen filled in. */
-    int st = atomic_load_explicit(&api_state, memory_order_acquire);
-    if (LH_LIKELY(st != 0)) return st == 1;
+static LH_NOINLINE __attribute__((cold)) bool resolve_slow(void) {
+    int st = 0;
     /* acquire on failure: if another thread finished meanwhile, see its pointers. Only the thread
      * that moves 0 -> 2 resolves; the others treat the toolkit as not yet available. */
     if (!atomic_compare_exchange_strong_explicit(&api_state, &st, 2, memory_order_acquire,
@@ -48,6 +46,14 @@ static bool resolve(void) {
     atomic_store_explicit(&api_state, ok ? 1 : -1, memory_order_release);
     errno = saved;
     return ok;
+}
+
+/* Whether the getters are there (inline: size_of runs on every view's first layout of a frame). */
+static inline bool resolve(void) {
+    /* acquire: pairs with resolve_slow's release, so the pointers are seen filled in. */
+    int st = atomic_load_explicit(&api_state, memory_order_acquire);
+    if (LH_LIKELY(st == 1)) return true;
+    return st == 0 ? resolve_slow() : false;
 }
 
 static uint64_t size_of(const void *view) {

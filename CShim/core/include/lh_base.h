@@ -30,6 +30,19 @@
 #define LH_NOINLINE __attribute__((noinline))
 #define LH_ARRAY_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Adds to a counter only one thread writes (others read it with relaxed loads): a load and
+ * a store, no locked instruction. On x86-64 that is one unlocked `add` to memory, whose load and
+ * store are each single-copy atomic for an aligned 8-byte word, as a relaxed load and a relaxed
+ * store are (the compiler cannot fuse the two atomics itself). ThreadSanitizer builds use the C11
+ * form so that the sanitizer sees the accesses. */
+static inline void lh_owner_add(_Atomic uint64_t *c, uint64_t v) {
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+    __asm__("addq %1, %0" : "+m"(*(uint64_t *)c) : "er"(v));
+#else
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v, memory_order_relaxed);
+#endif
+}
+
 /* Report schema version written by this build (docs/report-schema.md). */
 #define LH_SCHEMA_MAJOR 1
 #define LH_SCHEMA_MINOR 1

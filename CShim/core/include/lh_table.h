@@ -38,10 +38,11 @@ typedef struct lh_slot {
     _Atomic uint32_t streak;           /* hot layout iterations in a row, ending before the last */
     _Atomic uint32_t linked;           /* last_layout_iter was back-to-back with the one before */
     _Atomic uint32_t reported_streak;  /* streak value already reported (no repeat per streak) */
-    _Atomic uint32_t total;            /* calls over the whole run (saturating), for the summary */
+    uint32_t pad_;
     _Atomic(const char *) type;        /* the object's type name, from its adapter (static text) */
-    uint32_t pad_[2];
+    _Atomic uint64_t total;            /* calls over the whole run, for the summary (lh_owner_add) */
 } lh_slot;
+_Static_assert(sizeof(lh_slot) == 64, "a slot is one cache line");
 
 #define LH_SIZE_RING 8 /* sizes remembered per slot: the run-up shown in a report */
 
@@ -84,16 +85,20 @@ static inline uint64_t lh_table_hash(uint64_t key) {
 /* Probing beyond the home slot, claiming a new slot: see lh_table.c. */
 lh_slot *lh_table_slot_probe(lh_table *t, uint64_t key) LH_HIDDEN;
 
-/* The slot of (object, hook), claimed if new; NULL when the table is full (counted as dropped).
- * The common case, a known key in its home slot, is inline: one hash and one load. */
-static inline lh_slot *lh_table_slot(lh_table *t, const void *object, unsigned hook) {
+/* The slot of (object, hook) when it is a known key in its home slot (the common case: one hash
+ * and one load); else NULL, and lh_table_slot_probe finds or claims it. */
+static inline lh_slot *lh_table_slot_home(lh_table *t, const void *object, unsigned hook) {
     uint64_t key = lh_table_key(object, hook);
-    if (LH_LIKELY(t->slots != NULL)) {
-        lh_slot *home = &t->slots[lh_table_hash(key) & t->mask];
-        /* acquire: pairs with the claiming CAS (see lh_table_slot_probe). */
-        if (LH_LIKELY(atomic_load_explicit(&home->key, memory_order_acquire) == key)) return home;
-    }
-    return lh_table_slot_probe(t, key);
+    if (LH_UNLIKELY(t->slots == NULL)) return NULL;
+    lh_slot *home = &t->slots[lh_table_hash(key) & t->mask];
+    /* acquire: pairs with the claiming CAS (see lh_table_slot_probe). */
+    return LH_LIKELY(atomic_load_explicit(&home->key, memory_order_acquire) == key) ? home : NULL;
+}
+
+/* The slot of (object, hook), claimed if new; NULL when the table is full (counted as dropped). */
+static inline lh_slot *lh_table_slot(lh_table *t, const void *object, unsigned hook) {
+    lh_slot *home = lh_table_slot_home(t, object, hook);
+    return LH_LIKELY(home != NULL) ? home : lh_table_slot_probe(t, lh_table_key(object, hook));
 }
 
 /* Counts one call in `epoch` (never 0). Returns the calls counted in this epoch including this one.
@@ -104,8 +109,7 @@ static inline uint32_t lh_slot_count(lh_slot *s, uint64_t epoch, bool *rolled, u
     uint64_t tag = (epoch & LH_EPOCH_MASK) << LH_COUNT_BITS;
     /* relaxed: the count publishes nothing else; see the file comment for the race it allows. */
     uint64_t w = atomic_load_explicit(&s->count, memory_order_relaxed);
-    uint32_t total = atomic_load_explicit(&s->total, memory_order_relaxed);
-    if (LH_LIKELY(total != UINT32_MAX)) atomic_store_explicit(&s->total, total + 1, memory_order_relaxed);
+    lh_owner_add(&s->total, 1);
     if ((w & ~(uint64_t)LH_COUNT_MAX) == tag) {
         uint32_t c = (uint32_t)(w & LH_COUNT_MAX);
         if (c < LH_COUNT_MAX) {
@@ -131,8 +135,20 @@ static inline uint64_t lh_table_used(lh_table *t) { return atomic_load_explicit(
 static inline uint64_t lh_table_dropped(lh_table *t) { return atomic_load_explicit(&t->dropped, memory_order_relaxed); }
 
 /* Remembers the size `size` (width << 32 | height) of the object of slot `s` in layout iteration
- * `layout_iter` of its thread, and what it was in an earlier one (LH_GEOMETRY_NONE: not known). */
-void lh_table_note_size(lh_table *t, const lh_slot *s, uint64_t layout_iter, uint64_t size) LH_HIDDEN;
+ * `layout_iter` of its thread (inline: the per-frame path of every view), and what it was in an
+ * earlier one (LH_GEOMETRY_NONE: not known). */
+static inline void lh_table_note_size(lh_table *t, const lh_slot *s, uint64_t layout_iter, uint64_t size) {
+    if (size == LH_GEOMETRY_NONE) return; /* (t->sizes is mapped: `s` is one of t's slots) */
+    if (LH_UNLIKELY((size & UINT64_C(0xffff0000ffff0000)) != 0)) { /* a side over 65535: saturate */
+        uint64_t w = size >> 32, h = size & 0xffffffffu;
+        size = (w > 0xffff ? 0xffff : w) << 32 | (h > 0xffff ? 0xffff : h);
+    }
+    /* (layout_iter + 1) << 32 | width << 16 | height */
+    uint64_t entry = ((layout_iter + 1) << 32) | ((size | size >> 16) & 0xffffffffu);
+    /* relaxed: owner-written, read by the same thread's breach path. */
+    size_t i = (size_t)(s - t->slots);
+    atomic_store_explicit(&t->sizes[i * LH_SIZE_RING + layout_iter % LH_SIZE_RING], entry, memory_order_relaxed);
+}
 uint64_t lh_table_size_at(lh_table *t, const lh_slot *s, uint64_t layout_iter) LH_HIDDEN;
 
 /* Forgets (object, hook) if present: its counts and detector state start again from zero, so an
