@@ -12,8 +12,9 @@ build_packages=(gcc libc6-dev libunwind-dev binutils zlib1g-dev)
 # llvm: llvm-symbolizer (the Swift toolchain ships one too); GTK 3/4 and Xvfb: the real-toolkit
 # tests; python3-venv: the SARIF/JUnit validators from PyPI; util-linux: setpriv (a test drops root); openssl: the TLS
 # collector of the ship tests makes its certificate.
+# libasan8/libtsan2/libubsan1: the sanitizer runtimes of scripts/sanitize.sh.
 test_packages=(llvm pkg-config libgtk-3-dev libgtk-4-dev xvfb xauth gtk-3-examples gtk-4-examples
-               python3 python3-venv util-linux openssl)
+               python3 python3-venv util-linux openssl libasan8 libtsan2 libubsan1)
 
 missing=()
 want=("${build_packages[@]}")

@@ -11,9 +11,9 @@
  */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libunwind.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -21,6 +21,7 @@
 
 #include "lh_io.h"
 #include "lh_preload.h"
+#include "lh_unwind.h"
 
 #define LH_FRAMES_CAP 256    /* LOOPHUNTER_MAX_FRAMES at most */
 #define LH_SELF_FRAMES 16    /* room for LoopHunter's own frames on top of the stack */
@@ -53,14 +54,22 @@ static _Atomic int scratch_busy;   /* try-flag: a racing breach maps its own are
 
 static size_t scratch_bytes(void) { return (sizeof(lh_scratch) + 4095) & ~(size_t)4095; }
 
+/* In a ThreadSanitizer host our code is not instrumented, so TSan cannot see the flag below order
+ * the threads' uses of the shared area (it sees them through the libc calls it intercepts: read,
+ * memcpy) and would report races that are not there. Its annotations tell it (set at start-up). */
+static void (*tsan_acquire)(void *addr);
+static void (*tsan_release)(void *addr);
+
 static lh_scratch *scratch_take(bool *mapped) {
     int expected = 0;
     *mapped = false;
     /* acquire: the previous user's writes to the area happen before ours. */
     if (shared_scratch != NULL &&
         atomic_compare_exchange_strong_explicit(&scratch_busy, &expected, 1, memory_order_acquire,
-                                                memory_order_relaxed))
+                                                memory_order_relaxed)) {
+        if (tsan_acquire != NULL) tsan_acquire(&scratch_busy);
         return shared_scratch;
+    }
     void *mem = mmap(NULL, scratch_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) return NULL;
     *mapped = true;
@@ -71,14 +80,23 @@ static void scratch_give(lh_scratch *s, bool mapped) {
     if (mapped) {
         munmap(s, scratch_bytes());
     } else {
+        if (tsan_release != NULL) tsan_release(&scratch_busy);
         /* release: our writes to the area happen before the next user's. */
         atomic_store_explicit(&scratch_busy, 0, memory_order_release);
     }
 }
 
+bool lh_unwind_by_steps; /* see lh_unwind.h: set here, before the first capture */
+
 void lh_breach_prime_unwinder(void) {
+    /* The TSan runtime is in the process (a TSan-built host): walk without unw_backtrace's cache. */
+    if (dlsym(RTLD_DEFAULT, "__tsan_init") != NULL) {
+        lh_unwind_by_steps = true;
+        *(void **)&tsan_acquire = dlsym(RTLD_DEFAULT, "__tsan_acquire");
+        *(void **)&tsan_release = dlsym(RTLD_DEFAULT, "__tsan_release");
+    }
     void *pcs[8];
-    unw_backtrace(pcs, 8);
+    lh_unwind(pcs, 8);
     if (shared_scratch == NULL) {
         void *mem = mmap(NULL, scratch_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (mem != MAP_FAILED) shared_scratch = mem;
@@ -234,7 +252,7 @@ static size_t capture(lh_tls *t, lh_scratch *s, const lh_breach *b, bool *trunca
         return 0;
     }
     int want = (int)lh_proc.cfg.max_frames + LH_SELF_FRAMES;
-    int n = unw_backtrace(s->raw, want);
+    int n = lh_unwind(s->raw, want);
     if (n < 0) n = 0;
     size_t count = 0;
     for (int i = 0; i < n; i++) {
@@ -252,7 +270,7 @@ static size_t capture(lh_tls *t, lh_scratch *s, const lh_breach *b, bool *trunca
 
 uint32_t lh_capture_stack(uintptr_t *out, uint32_t max) {
     void *raw[32 + LH_SELF_FRAMES];
-    int n = unw_backtrace(raw, (int)(max < 32 ? max : 32) + LH_SELF_FRAMES);
+    int n = lh_unwind(raw, (int)(max < 32 ? max : 32) + LH_SELF_FRAMES);
     uint32_t count = 0;
     for (int i = 0; i < n && count < max; i++)
         if (!lh_is_own_code((uintptr_t)raw[i])) out[count++] = (uintptr_t)raw[i];

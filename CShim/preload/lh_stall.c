@@ -23,7 +23,6 @@
 #define UNW_LOCAL_ONLY
 #include <errno.h>
 #include <fcntl.h>
-#include <libunwind.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -37,6 +36,7 @@
 
 #include "lh_io.h"
 #include "lh_preload.h"
+#include "lh_unwind.h"
 
 static _Atomic int watchdog_started; /* once-flag per process (reset in a forked child) */
 static _Atomic int stall_signal;     /* our real-time signal; 0: none (scan only) */
@@ -154,7 +154,7 @@ static void on_signal(int sig, siginfo_t *info, void *context) {
          * and the kernel's signal trampoline are above it). */
         t->guard++;
         void *raw[LH_STALL_FRAMES + 16];
-        int n = unw_backtrace(raw, LH_STALL_FRAMES + 16);
+        int n = lh_unwind(raw, LH_STALL_FRAMES + 16);
         t->guard--;
         uintptr_t pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
         int from = -1;

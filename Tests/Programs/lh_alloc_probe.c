@@ -179,7 +179,7 @@ typedef struct Stress {
 } Stress;
 
 static Stress stress;
-static void *volatile stress_sink;
+static _Atomic(void *) stress_sink; /* written by every stress thread: atomic (relaxed) */
 
 static void *stress_thread(void *arg) {
     unsigned seed = (unsigned)(uintptr_t)arg * 2654435761u + 1;
@@ -213,7 +213,7 @@ static void *stress_thread(void *arg) {
         default: {
             void *p = calloc(1, size);
             allocs++;
-            stress_sink = p; /* used: the compiler may not elide the pair */
+            atomic_store_explicit(&stress_sink, p, memory_order_relaxed); /* used: the pair is not elided */
             free(p);
             frees++;
         }

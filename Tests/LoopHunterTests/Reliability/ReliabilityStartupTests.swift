@@ -93,9 +93,11 @@ struct ReliabilityStartupTests {
         let tls = (1...4).map { Rel.path("librel-tls-\($0).so") }
         let run = HostRun.run([Rel.program, "dlopen-preload", Native.preload] + tls)
         #expect(run.status == 0 && !run.timedOut, "\(run.stderr)")
-        // glibc's static TLS surplus holds the preload's 168 bytes of initial-exec TLS: it loads.
-        // Its hooks interpose nothing (only LD_PRELOAD interposes): nothing is counted.
-        #expect(run.stdout.contains("dlopen-preload: loaded") || run.stdout.contains("dlopen-preload: refused"), "\(run.stdout)")
+        // glibc's static TLS surplus (Debian 12: ~1.6 KiB after the four TLS-heavy libraries) holds the
+        // preload's 200 bytes of initial-exec TLS: it loads. Its hooks interpose nothing (only
+        // LD_PRELOAD interposes): nothing is counted. (A glibc with a smaller surplus refuses it with
+        // "cannot allocate memory in static TLS block"; the host goes on either way.)
+        #expect(run.stdout.contains("dlopen-preload: loaded\n"), "\(run.stdout)")
         #expect(run.stdout.hasSuffix("dlopen-preload: done\n"))
     }
 
