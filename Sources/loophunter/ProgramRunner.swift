@@ -33,8 +33,9 @@ struct ProgramRunner {
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
-    /// A name with a slash is a path; otherwise it is looked up on PATH, as a shell would.
-    private func resolve(_ name: String) throws(Failure) -> String {
+    /// The program's file: a name with a slash is a path; otherwise it is looked up on PATH, as a
+    /// shell would.
+    func resolve(_ name: String) throws(Failure) -> String {
         let manager = FileManager.default
         if name.contains("/") {
             guard manager.fileExists(atPath: name) else { throw .notFound(name) }

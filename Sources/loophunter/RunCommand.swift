@@ -120,7 +120,11 @@ struct RunCommand: ParsableCommand {
 
         let status: Int32
         do {
-            status = try ProgramRunner(arguments: command, environment: environment(preload: preloadPath, dir: reportDirectory)).run()
+            let runner = ProgramRunner(arguments: command, environment: environment(preload: preloadPath, dir: reportDirectory))
+            if let executable = try? runner.resolve(command[0]), let problem = PreloadReach.problem(executable: executable) {
+                Diagnostics.say(problem)
+            }
+            status = try runner.run()
         } catch {
             switch error {
             case .notFound(let name):

@@ -21,6 +21,36 @@ struct CLITests {
         #expect(run.stderr.contains("reports are in /"))
     }
 
+    @Test("run says when LD_PRELOAD cannot reach the program (statically linked, set-user-ID) and runs it unchanged")
+    func runUnreachable() throws {
+        try Rel.ensureBuilt()
+        let staticProgram = Rel.path("rel-static")
+        let plain = HostRun.run([staticProgram])
+        let run = Self.cli(["run", "--color", "never", "--", staticProgram])
+        #expect(run.status == plain.status && run.stdout == plain.stdout, "\(run.stderr)")
+        #expect(run.stderr.contains("rel-static is statically linked: LD_PRELOAD cannot reach it"), "\(run.stderr)")
+        let dynamic = Self.cli(["run", "--color", "never", "--", "/bin/true"])
+        #expect(dynamic.status == 0 && !dynamic.stderr.contains("LoopHunter will see nothing"), "\(dynamic.stderr)")
+
+        // Set-user-ID: as root, a copy of /bin/true owned by nobody (the loader then runs it
+        // securely and drops LD_PRELOAD), unless the file system is mounted nosuid (then the bit
+        // does nothing, LoopHunter loads, and nothing is said).
+        guard geteuid() == 0 else { return }
+        let dir = ReportDirectory("cli-setuid")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
+        let copy = dir.path + "/setuid-true"
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: copy)
+        #expect(chown(copy, 65534, 65534) == 0 && chmod(copy, 0o4755) == 0)
+        var fs = statvfs()
+        #expect(statvfs(copy, &fs) == 0)
+        let nosuid = fs.f_flag & UInt(ST_NOSUID) != 0
+        let setuid = Self.cli(["run", "--color", "never", "--", copy])
+        #expect(setuid.status == 0, "\(setuid.stderr)")
+        #expect(setuid.stderr.contains("setuid-true is set-user-ID: the loader ignores LD_PRELOAD") == !nosuid,
+                "nosuid: \(nosuid): \(setuid.stderr)")
+    }
+
     @Test("run loop: the finding names the view, its type and the layout function with file:line")
     func runLoop() throws {
         try Native.ensureBuilt()

@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads what LoopHunter needs from an ELF file on disk (64-bit little-endian only): its GNU
 /// build-id (the `NT_GNU_BUILD_ID` note), to check that a module is the very file that ran before
-/// its debug information is trusted; and its `DT_NEEDED` entries, for `loophunter doctor`. Only
+/// its debug information is trusted; its `DT_NEEDED` entries, for `loophunter doctor`; and whether
+/// it has a program interpreter, for `loophunter run`. Only
 /// the header, the program headers and the segments asked for are read.
 public struct ELFFile {
     /// One program header: type, file offset, virtual address, size in the file.
@@ -43,6 +44,10 @@ public struct ELFFile {
         }
         return nil
     }
+
+    /// Whether the file names a program interpreter (`PT_INTERP`): a dynamically linked executable
+    /// does; a statically linked one (static-pie included) does not, and no `LD_PRELOAD` reaches it.
+    public var hasInterpreter: Bool { segments.contains { $0.type == 3 /* PT_INTERP */ } }
 
     /// The `DT_NEEDED` library names, in order; nil when the file has no dynamic section.
     public var neededLibraries: [String]? {
