@@ -27,9 +27,9 @@
 
 /* ---- loop members ----------------------------------------------------------------------------
  * Several objects take part in one loop (a label resizing its parent: both relaid out). An object
- * past half a detector's limit (lh_proc.storm_member_at, streak_member_at) is remembered in the thread's record; when one of them breaches,
- * the others are listed in its report and their own crossings join it instead of making reports
- * of their own. Owner-thread data only. */
+ * past half a detector's limit (lh_proc.storm_member_at, streak_member_at) is remembered in the
+ * thread's record; when one of them breaches, the others are listed in its report and their own
+ * crossings join it instead of making reports of their own. Owner-thread data only. */
 
 static lh_member *find_member(lh_thread_rec *r, int kind, const void *object, unsigned hook) {
     for (size_t i = 0; i < LH_MEMBERS; i++) {

@@ -155,7 +155,6 @@ typedef struct lh_thread_rec {
     lh_stall_rec stall;                        /* see lh_stall_rec */
 } lh_thread_rec;
 
-
 enum { LH_REC_FREE = 0, LH_REC_LIVE = 1, LH_REC_DONE = 2 };
 
 typedef struct lh_tls {
