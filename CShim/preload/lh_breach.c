@@ -86,15 +86,20 @@ static void scratch_give(lh_scratch *s, bool mapped) {
     }
 }
 
-bool lh_unwind_by_steps; /* see lh_unwind.h: set here, before the first capture */
+bool lh_unwind_by_steps; /* see lh_unwind.h: set by lh_breach_init, before LoopHunter is ready */
 
-void lh_breach_prime_unwinder(void) {
-    /* The TSan runtime is in the process (a TSan-built host): walk without unw_backtrace's cache. */
+void lh_breach_init(void) {
+    /* The TSan runtime is in the process (a TSan-built host): walk without unw_backtrace's cache,
+     * and annotate the shared area. Written once during start-up; lh_init_slow's release store of
+     * the ready state publishes it to every capture (they all run after an acquire of that state). */
     if (dlsym(RTLD_DEFAULT, "__tsan_init") != NULL) {
         lh_unwind_by_steps = true;
         *(void **)&tsan_acquire = dlsym(RTLD_DEFAULT, "__tsan_acquire");
         *(void **)&tsan_release = dlsym(RTLD_DEFAULT, "__tsan_release");
     }
+}
+
+void lh_breach_prime_unwinder(void) {
     void *pcs[8];
     lh_unwind(pcs, 8);
     if (shared_scratch == NULL) {

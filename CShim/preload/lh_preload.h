@@ -478,6 +478,8 @@ typedef struct lh_breach {
 void lh_breach_report(lh_tls *t, const lh_breach *b) LH_HIDDEN;
 /* Makes the first stack capture (libunwind's set-up) happen now rather than inside a hook. */
 void lh_breach_prime_unwinder(void) LH_HIDDEN;
+/* At start-up, before LoopHunter is ready: notices a ThreadSanitizer runtime (see lh_unwind.h). */
+void lh_breach_init(void) LH_HIDDEN;
 void lh_breach_reset_after_fork(void) LH_HIDDEN;
 
 /* ---- event-loop health: stalls (lh_stall.c) --------------------------------------------------- */

@@ -185,6 +185,7 @@ bool lh_init_slow(void) {
     prepare_dir();
     lh_loop_scan_libraries();
     lh_modules_range_of((const void *)lh_init_slow, &lh_proc.self_range);
+    lh_breach_init();
     if (lh_timer_init() != 0)
         say("loophunter: could not map ", "its timer records", "; timer sources are not followed in this process");
     if (lh_alloc_init() != 0)
