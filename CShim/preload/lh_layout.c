@@ -201,9 +201,11 @@ static inline bool roll(lh_tls *t, lh_slot *s, uint32_t calls, uint64_t size_now
 }
 
 /* The type name of a newly seen object (static text of its toolkit), for the summary. */
-static LH_NOINLINE __attribute__((cold)) void name_slot(lh_slot *s, unsigned hook, const void *object) {
+void lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) {
     const lh_toolkit *tk = lh_hooks[hook].toolkit;
+    t->guard++; /* the toolkit's getter */
     const char *type = tk != NULL && tk->type_name != NULL ? tk->type_name(object) : NULL;
+    t->guard--;
     atomic_store_explicit(&s->type, type, memory_order_relaxed); /* read at exit: relaxed */
 }
 
@@ -245,13 +247,6 @@ uint64_t lh_layout_size_of(unsigned hook, const void *object) {
     uint64_t size = tk->size_of(object); /* the adapter's getters leave errno alone */
     t->guard--;
     return size;
-}
-
-lh_slot *lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) {
-    t->guard++;
-    name_slot(s, hook, object);
-    t->guard--;
-    return s;
 }
 
 /* What roll left to do: the object joins the loop's members, or its streak reached the limit. The

@@ -335,7 +335,7 @@ lh_slot *lh_layout_rolled(lh_tls *t, lh_slot *s, unsigned hook, const void *obje
 /* The object's size from the hook's toolkit adapter (LH_GEOMETRY_NONE: no adapter or getter). */
 uint64_t lh_layout_size_of(unsigned hook, const void *object) LH_HIDDEN;
 /* A new object: its slot remembers its type name (for the summary). */
-lh_slot *lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) LH_HIDDEN;
+void lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) LH_HIDDEN;
 lh_slot *lh_layout_noted(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint32_t count) LH_HIDDEN;
 
 /* Counts the call in slot `s`; the detectors' cases are calls out. */
