@@ -10,6 +10,7 @@
 #   gtk3-layout-bench gtk4-layout-bench ~1,000 widgets laid out every frame (scripts/bench)
 #   lh-fake-gtk                       a GTK of unknown layout (GObject only)
 #   lh-x-close, run-for.sh            close a program's windows as a window manager would
+#   lh-late-gtk                       GTK 3 dlopened RTLD_LOCAL after start-up (Tests/Programs/late)
 # Each GTK program runs ~3 s under `xvfb-run -a`, exits 0 and prints one line ("<name>: done").
 # LH_GROUND_TRUTH=/path makes it write its own layout counts; see Tests/Programs/gtk/lh_gtk_truth.h.
 #
@@ -63,5 +64,7 @@ read -r -a gobject <<<"$(pkg-config --cflags --libs gobject-2.0)"
 read -r -a x11 <<<"$(pkg-config --cflags --libs x11)"
 "$cc" "${flags[@]}" -rdynamic "$src/fake_gtk.c" "${gobject[@]}" -o "$out/lh-fake-gtk"
 "$cc" "${flags[@]}" "$src/x_close.c" "${x11[@]}" -o "$out/lh-x-close"
+# GTK loaded late: a C program linked to libc only that dlopens libgtk-3 RTLD_LOCAL after main.
+"$cc" "${flags[@]}" Tests/Programs/late/late_gtk.c -ldl -o "$out/lh-late-gtk"
 install -m 0755 "$src/run-for.sh" "$out/run-for.sh"
 echo "build-gtk-programs: built $(ls "$out" | wc -l) programs into $out"

@@ -75,6 +75,13 @@ build_test_programs() {
     -L"$out" -ltoykit -Wl,-rpath,"$(cd "$out" && pwd)" -o "$out/test-programs/lh-probe"
   "$cc" "${common[@]}" Tests/Programs/lh_poller.c -o "$out/test-programs/lh-poller"
   "$cc" "${common[@]}" Tests/Programs/lh_alloc_probe.c -lpthread -o "$out/test-programs/lh-alloc-probe"
+  # The same probe linked to each replacement allocator present (the tests name a missing one).
+  for lib in libjemalloc.so.2 libtcmalloc_minimal.so.4 libmimalloc.so.2; do
+    path=/usr/lib/x86_64-linux-gnu/$lib
+    [ -e "$path" ] || continue
+    name=${lib%%.so*}; name=${name#lib}; name=${name%_minimal}
+    "$cc" "${common[@]}" Tests/Programs/lh_alloc_probe.c "$path" -lpthread -o "$out/test-programs/lh-alloc-probe-$name"
+  done
 }
 
 case "$what" in

@@ -10,6 +10,9 @@
 #   librel-module.so        a module that breaches and is dlclosed (row 18)
 #   librel-tls-N.so         TLS-heavy (initial-exec) libraries (row 6)
 #   rel-static              a statically linked program (row 19)
+#   lh-rel-sandbox          puts itself in a seccomp sandbox like a browser's content process (row 22)
+#   librel-poll.so          a second LD_PRELOAD interposer of poll() (row 32)
+#   lh-rel-reload           dlopens toykit RTLD_LOCAL, breaches, dlcloses, reloads it (rows 1, 18)
 #   fuzz-config             libFuzzer harness of the env parser (row 25), when clang has libFuzzer
 # CC, OUT as in build-native.sh.
 set -euo pipefail
@@ -41,6 +44,10 @@ for n in 1 2 3 4; do
   "$cc" "${common[@]}" -fPIC -shared -DREL_TLS_BYTES=512 "$src/rel_tls.c" -o "$rel/librel-tls-$n.so"
 done
 "$cc" "${common[@]}" -static "$src/rel_static.c" -o "$rel/rel-static"
+"$cc" "${common[@]}" -ISources/Toykit/include "$src/rel_sandbox.c" -L"$OUT" -ltoykit -Wl,-rpath,"$libdir" \
+  -Wl,--build-id -o "$rel/lh-rel-sandbox"
+"$cc" "${common[@]}" -fPIC -shared "$src/rel_pollhook.c" -ldl -o "$rel/librel-poll.so"
+"$cc" "${common[@]}" -ISources/Toykit/include "$src/rel_reload.c" -ldl -Wl,--build-id -o "$rel/lh-rel-reload"
 
 # libFuzzer harness of the env parser (CShim/core/lh_config.c), from a clang with libFuzzer.
 if ! scripts/build-fuzzers.sh "$rel" > "$rel/fuzz-build.log" 2>&1; then

@@ -13,8 +13,13 @@ build_packages=(gcc libc6-dev libunwind-dev binutils zlib1g-dev)
 # tests; python3-venv: the SARIF/JUnit validators from PyPI; util-linux: setpriv (a test drops root); openssl: the TLS
 # collector of the ship tests makes its certificate.
 # libasan8/libtsan2/libubsan1: the sanitizer runtimes of scripts/sanitize.sh.
+# Hosts LoopHunter must not harm: replacement allocators (libjemalloc2, libtcmalloc-minimal4,
+# libmimalloc2.0), GTK programs written in Python and JavaScript (python3-gi, gjs and the GTK
+# typelibs), other preloads (libfaketime, gtk3-nocsd).
 test_packages=(llvm pkg-config libgtk-3-dev libgtk-4-dev xvfb xauth gtk-3-examples gtk-4-examples
-               python3 python3-venv util-linux openssl libasan8 libtsan2 libubsan1)
+               python3 python3-venv util-linux openssl libasan8 libtsan2 libubsan1
+               libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 python3-gi gjs gir1.2-gtk-3.0 gir1.2-gtk-4.0
+               libfaketime gtk3-nocsd)
 
 missing=()
 want=("${build_packages[@]}")

@@ -58,6 +58,30 @@ size_t lh_modules_ranges_named(const char names[][64], size_t name_count, lh_ran
     return c.found;
 }
 
+typedef struct segments_ctx {
+    lh_range *out;
+    size_t max, found;
+} segments_ctx;
+
+static int segments_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    segments_ctx *c = arg;
+    for (int i = 0; i < info->dlpi_phnum && c->found < c->max; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD) continue;
+        c->out[c->found].lo = info->dlpi_addr + ph->p_vaddr;
+        c->out[c->found].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        c->found++;
+    }
+    return c->found == c->max;
+}
+
+size_t lh_modules_segments(lh_range *out, size_t max) {
+    segments_ctx c = {out, max, 0};
+    dl_iterate_phdr(segments_cb, &c);
+    return c.found;
+}
+
 typedef struct range_of_ctx {
     uintptr_t address;
     lh_range *out;

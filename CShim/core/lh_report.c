@@ -274,7 +274,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
 
     lh_json_begin_object(&j, NULL);
     lh_json_string(&j, "schema", "loophunter/report");
-    lh_json_string(&j, "version", "1.3");
+    lh_json_string(&j, "version", "1.4");
     lh_json_string(&j, "kind", r->kind);
     lh_json_string(&j, "id", r->id);
     lh_json_string(&j, "time", time_text.data);

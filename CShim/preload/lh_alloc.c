@@ -4,15 +4,21 @@
  *
  * Contracts. These wrappers run wherever the host allocates: before main, in any thread, inside
  * signal handlers, inside the loader, inside our own breach path.
- *  - Forwarding goes to glibc's __libc_* entry points, never through dlsym (dlsym allocates), and
- *    keeps glibc's exact semantics: the block is glibc's own (so malloc_usable_size, alignment and
- *    realloc behave as without us), errno is what glibc left, calloc's overflow check is glibc's,
- *    realloc(p, 0) frees p and returns NULL, free(NULL) does nothing, posix_memalign and
- *    reallocarray check their arguments as glibc does.
- *  - Hot path: initial-exec TLS reads only (the guard, the thread's counters, the allocation owner,
- *    the storm gate), the forward, a read of the block's size word, and adds to counters only this
- *    thread writes. No global read, no shared atomic read-modify-write, no system call, no lock,
- *    errno untouched.
+ *  - Forwarding goes to the allocator the host would have used without LoopHunter: for each name,
+ *    the next definition in load order (lh_symbols.h), which is glibc's, or that of an allocator
+ *    preloaded after us (`loophunter run` puts the user's LD_PRELOAD after ours) or linked by the
+ *    program (jemalloc, tcmalloc, mimalloc, libc_malloc_debug). A block always goes back to the
+ *    allocator that made it, and every function we do not wrap (malloc_trim, mallocx, sdallocx,
+ *    C++ operator new/delete...) meets blocks of its own allocator. The set is resolved once, at the
+ *    first call, without dlsym (which allocates) and without allocating; a call made while this
+ *    thread resolves (none is known: the lookup allocates nothing) is served from a static pool,
+ *    whose blocks free() ignores and realloc() moves out.
+ *  - The forward keeps the allocator's exact semantics: arguments, results and errno are its own.
+ *  - Hot path (glibc): initial-exec TLS reads only (the guard, the thread's counters, the allocation
+ *    owner, the storm gate), one load of the forward's address, the forward, a read of the block's
+ *    size word, and adds to counters only this thread writes. No shared atomic read-modify-write,
+ *    no system call, no lock, errno untouched. With another allocator, sizes come from its own
+ *    malloc_usable_size (a call per block, on the slow path).
  *  - Before LoopHunter is initialised (and while it is being initialised) a call only forwards:
  *    these hooks never initialise anything.
  *  - LoopHunter's own work (the thread's guard > 0) is forwarded uncounted, so unwinding, report
@@ -21,13 +27,11 @@
  *    and preserve errno.
  *
  * Sizes are usable sizes (what malloc_usable_size reports), for allocations and frees alike, so
- * that allocated minus freed is the live heap. They are read from glibc's chunk header, after the
- * first 64 reads were checked against glibc's own malloc_usable_size (found in libc.so.6 itself, not
- * through the global scope: libc_malloc_debug's version expects its own block layout); any
- * mismatch makes every later read call glibc's function instead.
+ * that allocated minus freed is the live heap. With glibc they are read from its chunk header,
+ * after the first 64 reads were checked against glibc's own malloc_usable_size; any mismatch (a
+ * debugging allocator, another layout) makes every later read call the allocator's function.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -36,6 +40,9 @@
 
 #include "lh_preload.h"
 
+#include "lh_symbols.h"
+
+/* glibc's own allocator: what a name falls back to if no module defines it (never seen). */
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
 extern void *__libc_realloc(void *block, size_t size);
@@ -58,16 +65,14 @@ static _Atomic uint64_t pool_exhausted;
 static pthread_key_t exit_key;
 static bool exit_key_ok;
 
-static bool aligned_alloc_checks;   /* this glibc's aligned_alloc rejects non-power-of-two alignments */
-
 /* ---- usable sizes --------------------------------------------------------------------------- */
 
-/* lh_alloc_on: off, counting with sizes from glibc's malloc_usable_size (while the header reads are
- * being checked, or for good when one disagreed), or counting with sizes read from the header. */
-enum { LH_ALLOC_OFF = 0, LH_ALLOC_CHECKING = 1, LH_ALLOC_FAST = 2 };
+/* lh_alloc_on: off; counting with sizes from glibc's malloc_usable_size while the header reads are
+ * being checked (or for good when one disagreed); counting with sizes read from glibc's header; or
+ * counting with sizes from another allocator's malloc_usable_size. */
+enum { LH_ALLOC_OFF = 0, LH_ALLOC_CHECKING = 1, LH_ALLOC_FAST = 2, LH_ALLOC_FOREIGN = 3 };
 static _Atomic int usable_matches;  /* header reads that agreed with glibc (relaxed counter) */
 static _Atomic bool usable_libc_only; /* a header read disagreed: glibc's function from now on */
-static size_t (*libc_usable_size)(void *block);
 
 /* glibc's chunk header: the word before the block is the chunk size | flags (2: mmapped); the
  * usable size is the chunk less its 8-byte size field, or less 16 bytes for an mmapped chunk. */
@@ -78,13 +83,15 @@ static inline size_t header_usable(const void *block) {
     return usable;
 }
 
-/* The usable size before the header reads are trusted: glibc's answer, compared with the header's
- * (the first LH_USABLE_CHECKS agreements switch the hooks to header reads). */
-static LH_NOINLINE size_t usable_slow(void *block) {
-    if (libc_usable_size == NULL) return header_usable(block);
-    size_t libc = libc_usable_size(block);
+/* The usable size off the fast path: the allocator's own answer; with glibc, compared with the
+ * header's (the first LH_USABLE_CHECKS agreements switch the hooks to header reads). */
+static LH_NOINLINE size_t usable_slow(int on, void *block) {
+    size_t (*size_of)(void *) = __atomic_load_n(&lh_real_malloc_usable_size, __ATOMIC_RELAXED);
+    if (size_of == NULL) return 0; /* an allocator without the function: byte counts stay 0 */
+    size_t own = size_of(block);
+    if (on == LH_ALLOC_FOREIGN) return own;
     if (!atomic_load_explicit(&usable_libc_only, memory_order_relaxed)) {
-        if (header_usable(block) != libc) {
+        if (header_usable(block) != own) {
             atomic_store_explicit(&usable_libc_only, true, memory_order_relaxed);
         } else if (atomic_fetch_add_explicit(&usable_matches, 1, memory_order_relaxed) + 1 >= LH_USABLE_CHECKS) {
             int expected = LH_ALLOC_CHECKING;
@@ -93,12 +100,125 @@ static LH_NOINLINE size_t usable_slow(void *block) {
                                                     memory_order_relaxed, memory_order_relaxed);
         }
     }
-    return libc;
+    return own;
 }
 
 static inline size_t usable(int on, void *block) {
-    return LH_LIKELY(on == LH_ALLOC_FAST) ? header_usable(block) : usable_slow(block);
+    return LH_LIKELY(on == LH_ALLOC_FAST) ? header_usable(block) : usable_slow(on, block);
 }
+
+/* ---- the allocator in use ------------------------------------------------------------------- */
+
+/* What the process's malloc calls reach, for the summary: the allocator we forward to, or one that
+ * takes the calls before they reach us (preloaded ahead of LoopHunter, or defined by the program). */
+static lh_symbol_hit next_malloc, first_malloc;
+static bool next_is_glibc;
+static _Atomic int resolved; /* 0: not yet; 1: lh_real_* all set (release/acquire) */
+
+/* A name's fallback when no module defines it (impossible with glibc; kept for odd hosts). */
+static int fallback_posix_memalign(void **out, size_t alignment, size_t size) {
+    if (alignment % sizeof(void *) != 0 || alignment == 0 ||
+        ((alignment / sizeof(void *)) & (alignment / sizeof(void *) - 1)) != 0)
+        return EINVAL;
+    void *block = __libc_memalign(alignment, size);
+    if (block == NULL) return ENOMEM;
+    *out = block;
+    return 0;
+}
+static void *fallback_reallocarray(void *block, size_t count, size_t size) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_realloc(block, bytes);
+}
+
+static void *fallback_of(unsigned hook) {
+    switch (hook) {
+    case LH_HOOK_malloc: return (void *)__libc_malloc;
+    case LH_HOOK_calloc: return (void *)__libc_calloc;
+    case LH_HOOK_realloc: return (void *)__libc_realloc;
+    case LH_HOOK_reallocarray: return (void *)fallback_reallocarray;
+    case LH_HOOK_free: return (void *)__libc_free;
+    case LH_HOOK_posix_memalign: return (void *)fallback_posix_memalign;
+    case LH_HOOK_aligned_alloc: case LH_HOOK_memalign: return (void *)__libc_memalign;
+    case LH_HOOK_valloc: return (void *)__libc_valloc;
+    case LH_HOOK_pvalloc: return (void *)__libc_pvalloc;
+    case LH_HOOK_malloc_usable_size: return NULL; /* sizes then count as 0 (usable_slow) */
+    default: return NULL;
+    }
+}
+
+/* Whether `path` names glibc's libc.so.6 (the file name starts "libc.so."). */
+static bool is_libc(const char *path) {
+    const char *slash = strrchr(path, '/');
+    const char *name = slash != NULL ? slash + 1 : path;
+    return strncmp(name, "libc.so.", 8) == 0;
+}
+
+/* The thread that is resolving (a nested call on it is served from the pool). */
+static __thread bool resolving __attribute__((tls_model("initial-exec")));
+
+void lh_alloc_resolve(void) {
+    /* acquire: pairs with the release below; the pointers are all set. */
+    if (atomic_load_explicit(&resolved, memory_order_acquire)) return;
+    int saved = errno;
+    resolving = true;
+    const void *self = (const void *)lh_alloc_resolve;
+    for (unsigned id = 0; id < LH_HOOK_COUNT; id++) {
+        if (lh_hooks[id].family != LH_FAMILY_ALLOC) continue;
+        lh_symbol_hit hit;
+        void *fn = lh_symbol_find(lh_hooks[id].name, self, &hit) ? hit.address : fallback_of(id);
+        if (id == LH_HOOK_malloc) next_malloc = hit;
+        /* relaxed: each racing resolver stores the same value; `resolved` publishes the set. */
+        __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
+    }
+    lh_symbol_first("malloc", self, &first_malloc);
+    /* By module, not by comparing with __libc_malloc: an allocator may define that name too
+     * (mimalloc does), and then our own reference to it binds there. */
+    next_is_glibc = next_malloc.module != NULL && is_libc(next_malloc.module);
+    resolving = false;
+    /* release: the pointers above before any thread skips resolving. */
+    atomic_store_explicit(&resolved, 1, memory_order_release);
+    errno = saved;
+}
+
+/* ---- the start-up pool: blocks handed out while this thread resolves ------------------------- */
+
+#define LH_EARLY_POOL (16 * 1024)
+static char early_pool[LH_EARLY_POOL] __attribute__((aligned(64)));
+static _Atomic size_t early_used;   /* bump pointer (relaxed CAS: only the space is claimed) */
+static _Atomic uint64_t early_blocks;
+
+static inline bool from_pool(const void *block) {
+    return (uintptr_t)block - (uintptr_t)early_pool < sizeof early_pool;
+}
+
+/* A zeroed block of `size` bytes aligned to `align` (a power of two, at most 64) from the pool;
+ * its size is kept in the 16 bytes before it. NULL (ENOMEM) when the pool is used up. */
+static LH_NOINLINE __attribute__((cold)) void *early_alloc(size_t size, size_t align) {
+    if (align < 16) align = 16;
+    if (align > 64 || size > sizeof early_pool) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t used = atomic_load_explicit(&early_used, memory_order_relaxed), start, end;
+    do {
+        start = (used + 16 + align - 1) & ~(align - 1);
+        end = start + ((size + 15) & ~(size_t)15);
+        if (end > sizeof early_pool) {
+            errno = ENOMEM;
+            return NULL;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&early_used, &used, end, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    atomic_fetch_add_explicit(&early_blocks, 1, memory_order_relaxed); /* stat */
+    ((size_t *)(early_pool + start))[-1] = size;
+    return early_pool + start;
+}
+
+static size_t early_size(const void *block) { return ((const size_t *)block)[-1]; }
 
 /* ---- the thread's counters ------------------------------------------------------------------ */
 
@@ -216,10 +336,17 @@ static const void *slot_object(const lh_slot *s) {
     return (const void *)(uintptr_t)(key & ((UINT64_C(1) << 56) - 1));
 }
 
+/* A limit was crossed in this epoch. It is a storm when the thread keeps crossing it: in
+ * LOOPHUNTER_ALLOC_REPEAT epochs, each at most two after the last (an allocation storm inside a
+ * loop repeats; a one-off burst, such as a renderer compiling its shaders at start-up, does not). */
 static LH_NOINLINE __attribute__((cold)) void alloc_storm(lh_tls *t, unsigned hook) {
+    t->alloc_armed = false; /* once per epoch */
+    uint64_t n = t->epoch_number;
+    t->alloc_storm_run = t->alloc_storm_run > 0 && n - t->alloc_storm_last <= 2 ? t->alloc_storm_run + 1 : 1;
+    t->alloc_storm_last = n;
+    if (t->alloc_storm_run < lh_proc.cfg.alloc_repeat) return;
     int saved = errno;
     t->guard++;
-    t->alloc_armed = false; /* one report per epoch */
     lh_alloc_counts *c = t->alloc;
     uint64_t calls = counts_calls(c) - t->alloc_base_calls;
     uint64_t bytes = atomic_load_explicit(&c->bytes, memory_order_relaxed) - t->alloc_base_bytes;
@@ -436,25 +563,39 @@ static LH_NOINLINE void *counted_slow(void *block, unsigned hook) {
         return counted_slow(call, hook);                                                            \
     } while (0)
 
-LH_EXPORT void *malloc(size_t size) { LH_FORWARD_AND_COUNT(LH_HOOK_malloc, __libc_malloc(size)); }
+/* The next allocator's function `name` (NULL until the set is resolved). relaxed: the pointer's
+ * value is all a wrapper needs; what counting depends on is published through lh_alloc_on. */
+#define NEXT(name) __atomic_load_n(&lh_real_##name, __ATOMIC_RELAXED)
+
+/* Each wrapper called before the set is resolved resolves it, then runs again for real; unless
+ * this thread is the one resolving: then the start-up pool serves it (early_alloc). */
+LH_EXPORT void *malloc(size_t size) {
+    void *(*real)(size_t) = NEXT(malloc);
+    if (LH_UNLIKELY(real == NULL)) {
+        if (resolving) return early_alloc(size, 16);
+        lh_alloc_resolve();
+        return malloc(size);
+    }
+    LH_FORWARD_AND_COUNT(LH_HOOK_malloc, real(size));
+}
 
 static LH_NOINLINE void free_slow(void *block) {
     lh_tls *t = &lh_tls_data;
     int on = counting(t);
     count_free(t, usable(on, block));
-    __libc_free(block);
+    NEXT(free)(block);
 }
 
-/* free() proper: counted, then glibc's. */
-static inline __attribute__((always_inline)) void free_body(void *block) {
+/* free() proper: counted, then the allocator's. */
+static inline __attribute__((always_inline)) void free_body(void (*real)(void *), void *block) {
     lh_tls *t = &lh_tls_data;
     lh_alloc_counts *c = fast_counts(t);
     if (LH_LIKELY(c != NULL && block != NULL)) {
         lh_owner_add(&c->frees, 1);
         lh_owner_add(&c->freed_bytes, header_usable(block));
-        __libc_free(block);
+        real(block);
     } else if (block == NULL || counting(t) == LH_ALLOC_OFF) {
-        __libc_free(block);
+        real(block);
     } else {
         free_slow(block);
     }
@@ -462,32 +603,57 @@ static inline __attribute__((always_inline)) void free_body(void *block) {
 
 #ifndef LH_BENCH_NO_TIMER_CHECK /* scripts/bench/health.sh measures the preload without it */
 /* A timer with user data is live: is this block one's data (timer-outlives-target)? */
-static LH_NOINLINE void free_checking_timers(void *block) {
+static LH_NOINLINE void free_checking_timers(void (*real)(void *), void *block) {
     if (block != NULL) lh_timer_on_free(block);
-    free_body(block);
+    free_body(real, block);
 }
 #endif
 
+static LH_NOINLINE __attribute__((cold)) void free_early(void *block) {
+    if (block == NULL || from_pool(block)) return; /* pool blocks are never reused */
+    lh_alloc_resolve();
+    free(block);
+}
+
 LH_EXPORT void free(void *block) {
+    void (*real)(void *) = NEXT(free);
+    /* A pool block (one unsigned comparison), or the set not resolved yet (a NULL pointer). */
+    if (LH_UNLIKELY(from_pool(block) || real == NULL)) {
+        free_early(block);
+        return;
+    }
 #ifndef LH_BENCH_NO_TIMER_CHECK /* scripts/bench/health.sh measures the preload without it */
     /* relaxed: a hint; 0 (no live timer has user data) is the common case: one load, and the
      * other path is a tail call, so this one needs no stack frame. */
     if (LH_UNLIKELY(atomic_load_explicit(&lh_timer_watched, memory_order_relaxed) != 0)) {
-        free_checking_timers(block);
+        free_checking_timers(real, block);
         return;
     }
 #endif
-    free_body(block);
+    free_body(real, block);
 }
 
 LH_EXPORT void *calloc(size_t count, size_t size) {
-    LH_FORWARD_AND_COUNT(LH_HOOK_calloc, __libc_calloc(count, size)); /* glibc checks the overflow */
+    void *(*real)(size_t, size_t) = NEXT(calloc);
+    if (LH_UNLIKELY(real == NULL)) {
+        if (!resolving) {
+            lh_alloc_resolve();
+            return calloc(count, size);
+        }
+        size_t bytes;
+        if (__builtin_mul_overflow(count, size, &bytes)) {
+            errno = ENOMEM;
+            return NULL;
+        }
+        return early_alloc(bytes, 16); /* static memory: already zeroed */
+    }
+    LH_FORWARD_AND_COUNT(LH_HOOK_calloc, real(count, size)); /* the allocator checks the overflow */
 }
 
 /* realloc counts the old block as freed and the new one as allocated (in place or not). */
 static void *realloc_counted(lh_tls *t, int on, unsigned hook, void *block, size_t size) {
     size_t old = block != NULL ? usable(on, block) : 0;
-    void *moved = __libc_realloc(block, size);
+    void *moved = NEXT(realloc)(block, size);
     if (moved != NULL) {
         if (block != NULL) count_free(t, old);
         count_alloc(t, on, hook, moved);
@@ -497,15 +663,31 @@ static void *realloc_counted(lh_tls *t, int on, unsigned hook, void *block, size
     return moved;
 }
 
+/* A pool block grows (or shrinks) into a block of the allocator; the pool keeps its bytes. */
+static LH_NOINLINE __attribute__((cold)) void *realloc_early(void *block, size_t size) {
+    if (block != NULL && !from_pool(block)) {
+        lh_alloc_resolve();
+        return realloc(block, size);
+    }
+    if (size == 0 && block != NULL) return NULL; /* as glibc: realloc(p, 0) frees p */
+    void *moved = malloc(size);
+    if (moved != NULL && block != NULL) {
+        size_t old = early_size(block);
+        memcpy(moved, block, old < size ? old : size);
+    }
+    return moved;
+}
+
 LH_EXPORT void *realloc(void *block, size_t size) {
+    if (LH_UNLIKELY(from_pool(block) || NEXT(realloc) == NULL)) return realloc_early(block, size);
     lh_tls *t = &lh_tls_data;
     int on = counting(t);
-    if (on == LH_ALLOC_OFF) return __libc_realloc(block, size);
+    if (on == LH_ALLOC_OFF) return NEXT(realloc)(block, size);
     return realloc_counted(t, on, LH_HOOK_realloc, block, size);
 }
 
-/* As glibc's: the overflow check, then the process's realloc (ours, or an allocator preloaded
- * before us, such as libc_malloc_debug: its blocks must go back to its realloc). Counted there. */
+/* As glibc's own reallocarray: the overflow check, then realloc through the process's realloc
+ * (ours, which forwards to the allocator's and counts). */
 LH_EXPORT void *reallocarray(void *block, size_t count, size_t size) {
     size_t bytes;
     if (__builtin_mul_overflow(count, size, &bytes)) { /* ENOMEM, the block untouched */
@@ -516,61 +698,72 @@ LH_EXPORT void *reallocarray(void *block, size_t count, size_t size) {
 }
 
 LH_EXPORT int posix_memalign(void **out, size_t alignment, size_t size) {
-    /* glibc: a power-of-two multiple of sizeof(void *), else EINVAL and *out untouched. */
-    if (alignment % sizeof(void *) != 0 || alignment == 0 ||
-        ((alignment / sizeof(void *)) & (alignment / sizeof(void *) - 1)) != 0)
-        return EINVAL;
+    int (*real)(void **, size_t, size_t) = NEXT(posix_memalign);
+    if (LH_UNLIKELY(real == NULL)) {
+        if (!resolving) {
+            lh_alloc_resolve();
+            return posix_memalign(out, alignment, size);
+        }
+        void *block = early_alloc(size, alignment);
+        if (block == NULL) return ENOMEM;
+        *out = block;
+        return 0;
+    }
     lh_tls *t = &lh_tls_data;
     int on = counting(t);
-    void *block = __libc_memalign(alignment, size);
-    if (block == NULL) return ENOMEM;
-    *out = block;
-    if (on != LH_ALLOC_OFF) count_alloc(t, on, LH_HOOK_posix_memalign, block);
-    return 0;
+    int result = real(out, alignment, size); /* EINVAL and *out untouched: the allocator's checks */
+    if (result == 0 && on != LH_ALLOC_OFF) count_alloc(t, on, LH_HOOK_posix_memalign, *out);
+    return result;
 }
 
-LH_EXPORT void *memalign(size_t alignment, size_t size) {
-    LH_FORWARD_AND_COUNT(LH_HOOK_memalign, __libc_memalign(alignment, size));
-}
-LH_EXPORT void *valloc(size_t size) { LH_FORWARD_AND_COUNT(LH_HOOK_valloc, __libc_valloc(size)); }
-LH_EXPORT void *pvalloc(size_t size) { LH_FORWARD_AND_COUNT(LH_HOOK_pvalloc, __libc_pvalloc(size)); }
-
-LH_EXPORT void *aligned_alloc(size_t alignment, size_t size) {
-    /* glibc up to 2.37: memalign itself; from 2.38 it rejects a non-power-of-two alignment. */
-    if (aligned_alloc_checks && (alignment == 0 || (alignment & (alignment - 1)) != 0)) {
-        errno = EINVAL;
-        return NULL;
+/* The aligned allocations: memalign, aligned_alloc (the allocator's own checks of the alignment),
+ * valloc and pvalloc (page-aligned). */
+#define LH_ALIGNED_WRAPPER(name, hook, params, args, size, align)                                   \
+    LH_EXPORT void *name params {                                                                   \
+        void *(*real) params = NEXT(name);                                                          \
+        if (LH_UNLIKELY(real == NULL)) {                                                            \
+            if (resolving) return early_alloc(size, align);                                          \
+            lh_alloc_resolve();                                                                     \
+            return name args;                                                                       \
+        }                                                                                           \
+        LH_FORWARD_AND_COUNT(hook, real args);                                                      \
     }
-    LH_FORWARD_AND_COUNT(LH_HOOK_aligned_alloc, __libc_memalign(alignment, size));
+LH_ALIGNED_WRAPPER(memalign, LH_HOOK_memalign, (size_t alignment, size_t size), (alignment, size), size, alignment)
+LH_ALIGNED_WRAPPER(aligned_alloc, LH_HOOK_aligned_alloc, (size_t alignment, size_t size), (alignment, size), size, alignment)
+LH_ALIGNED_WRAPPER(valloc, LH_HOOK_valloc, (size_t size), (size), size, 64)
+LH_ALIGNED_WRAPPER(pvalloc, LH_HOOK_pvalloc, (size_t size), (size), size, 64)
+
+/* Not counted: the allocator's answer, or the size of a pool block. */
+LH_EXPORT size_t malloc_usable_size(void *block) {
+    if (LH_UNLIKELY(from_pool(block))) return early_size(block);
+    size_t (*real)(void *) = NEXT(malloc_usable_size);
+    if (LH_UNLIKELY(real == NULL)) {
+        if (atomic_load_explicit(&resolved, memory_order_acquire)) return 0; /* the allocator has none */
+        lh_alloc_resolve();
+        return malloc_usable_size(block);
+    }
+    return real(block);
 }
 
 /* ---- set-up, epochs, reports, summary ----------------------------------------------------------- */
 
 int lh_alloc_init(void) {
+    lh_alloc_resolve(); /* the allocator in use is known from start-up on (summary) */
     if ((lh_proc.cfg.families & LH_FAMILY_ALLOC) == 0) return 0;
     size_t bytes = LH_ALLOC_POOL * sizeof(lh_alloc_counts);
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mem == MAP_FAILED) return -errno;
     pool = mem;
     exit_key_ok = pthread_key_create(&exit_key, counts_exit) == 0;
-    /* glibc's own functions, from libc.so.6 itself (the global `malloc_usable_size` may belong to
-     * a debugging allocator preloaded after us). */
-    void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
-    if (libc != NULL) {
-        *(void **)&libc_usable_size = dlsym(libc, "malloc_usable_size");
-        void *aligned = dlsym(libc, "aligned_alloc");
-        aligned_alloc_checks = aligned != NULL && aligned != dlsym(libc, "memalign");
-        dlclose(libc);
-    }
     return 0;
 }
 
 void lh_alloc_start(bool ready) {
-    /* release: pairs with the hooks' acquire load of lh_alloc_on, so a hook that sees 1 sees the
-     * initialised lh_proc (configuration, table) and the pool. */
-    int on = !ready || pool == NULL ? LH_ALLOC_OFF
-             : libc_usable_size != NULL ? LH_ALLOC_CHECKING
-                                        : LH_ALLOC_FAST; /* no glibc function to check against */
+    lh_alloc_resolve();
+    /* glibc: sizes from its header once checked; another allocator: its malloc_usable_size.
+     * release: pairs with the hooks' acquire load of lh_alloc_on, so a hook that sees it on sees
+     * the initialised lh_proc (configuration, table), the pool and the resolved set. */
+    int on = !ready || pool == NULL ? LH_ALLOC_OFF : next_is_glibc ? LH_ALLOC_CHECKING : LH_ALLOC_FOREIGN;
     atomic_store_explicit(&lh_alloc_on, on, memory_order_release);
 }
 
@@ -701,6 +894,56 @@ bool lh_alloc_describe(const lh_tls *t, const lh_slot *slot, lh_report_alloc *ou
     return true;
 }
 
+/* The allocator's name, from its module's file name. */
+static const char *allocator_name(const char *module) {
+    static const struct {
+        const char *part, *name;
+    } known[] = {
+        {"libc_malloc_debug", "glibc (malloc debugging)"},
+        {"libjemalloc", "jemalloc"},
+        {"libtcmalloc", "tcmalloc"},
+        {"libmimalloc", "mimalloc"},
+        {"libasan", "AddressSanitizer"},
+        {"libtsan", "ThreadSanitizer"},
+        {"liblsan", "LeakSanitizer"},
+        {"libhwasan", "HWAddressSanitizer"},
+        {"libc.so", "glibc"},
+    };
+    if (module == NULL || module[0] == '\0') return "the program itself";
+    for (size_t i = 0; i < LH_ARRAY_COUNT(known); i++)
+        if (strstr(module, known[i].part) != NULL) return known[i].name;
+    const char *slash = strrchr(module, '/');
+    return slash != NULL ? slash + 1 : module;
+}
+
+/* Which allocator serves the process and whether its calls reach LoopHunter: the one we forward
+ * to (next in line), or one that takes them first (preloaded ahead of LoopHunter, or the program's
+ * own exported malloc). `seen`: allocations were counted. */
+static void allocator_json(lh_json *j, bool seen) {
+    const lh_symbol_hit *in_use = first_malloc.address != NULL && first_malloc.before_self ? &first_malloc : &next_malloc;
+    bool ahead = in_use == &first_malloc;
+    const char *name = allocator_name(in_use->module);
+    lh_json_begin_object(j, "allocator");
+    lh_json_string(j, "name", name);
+    lh_json_string(j, "module", in_use->module != NULL && in_use->module[0] != '\0' ? in_use->module : lh_proc.exe);
+    lh_json_bool(j, "ahead_of_loophunter", ahead);
+    const char *note = NULL;
+    if (ahead && (in_use->module == NULL || in_use->module[0] == '\0')) {
+        note = "the program defines malloc itself (a statically linked allocator): its allocations do not reach LoopHunter "
+               "and are not counted";
+    } else if (ahead) {
+        note = "loaded ahead of libloophunter.so, so its malloc takes every call and allocations are not counted; put "
+               "libloophunter.so first in LD_PRELOAD (loophunter run does)";
+    } else if (!next_is_glibc) {
+        note = "allocations are forwarded to it and counted; its C++ operator new/delete (if it has its own) do not pass "
+               "through malloc and are not counted";
+    } else if (!seen) {
+        note = "no allocation reached LoopHunter";
+    }
+    lh_json_string(j, "note", note);
+    lh_json_end_object(j);
+}
+
 void lh_alloc_summary(lh_json *j) {
     if (pool == NULL) {
         lh_json_null(j, "alloc");
@@ -721,14 +964,19 @@ void lh_alloc_summary(lh_json *j) {
     }
     int on = atomic_load_explicit(&lh_alloc_on, memory_order_relaxed);
     lh_json_begin_object(j, "alloc");
+    allocator_json(j, calls + frees > 0);
     /* Whether the process's allocations reach our wrappers at all: an allocator preloaded before
      * us (libc_malloc_debug, jemalloc) or linked into the executable takes them all. Decided by
      * what was seen: symbol lookups cannot tell (versioned definitions bind differently). */
     lh_json_bool(j, "malloc_is_ours", calls + frees > 0);
     lh_json_string(j, "usable_size", on == LH_ALLOC_FAST ? "chunk header (checked against glibc)"
+                                     : on == LH_ALLOC_FOREIGN
+                                         ? (lh_real_malloc_usable_size != NULL ? "the allocator's malloc_usable_size"
+                                                                               : "none (the allocator has no malloc_usable_size: bytes are 0)")
                                      : atomic_load_explicit(&usable_libc_only, memory_order_relaxed)
                                          ? "glibc malloc_usable_size (the chunk header disagreed)"
                                          : "glibc malloc_usable_size");
+    lh_json_u64(j, "startup_pool_blocks", atomic_load_explicit(&early_blocks, memory_order_relaxed));
     lh_json_u64(j, "calls", calls);
     lh_json_u64(j, "bytes", bytes);
     lh_json_u64(j, "frees", frees);

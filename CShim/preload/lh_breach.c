@@ -11,9 +11,9 @@
  */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -92,10 +92,10 @@ void lh_breach_init(void) {
     /* The TSan runtime is in the process (a TSan-built host): walk without unw_backtrace's cache,
      * and annotate the shared area. Written once during start-up; lh_init_slow's release store of
      * the ready state publishes it to every capture (they all run after an acquire of that state). */
-    if (dlsym(RTLD_DEFAULT, "__tsan_init") != NULL) {
+    if (lh_host_function("__tsan_init") != NULL) {
         lh_unwind_by_steps = true;
-        *(void **)&tsan_acquire = dlsym(RTLD_DEFAULT, "__tsan_acquire");
-        *(void **)&tsan_release = dlsym(RTLD_DEFAULT, "__tsan_release");
+        *(void **)&tsan_acquire = lh_host_function("__tsan_acquire");
+        *(void **)&tsan_release = lh_host_function("__tsan_release");
     }
 }
 
@@ -210,6 +210,19 @@ static bool cap_admit(void) {
  * the mapping that holds `sp`. 1 (unlimited) for the main thread's growing [stack] or when it
  * cannot be told. Cached per thread: a thread's stack does not move. */
 static uintptr_t stack_low_end(char *buf, size_t size, uintptr_t sp) {
+    if (lh_sandboxed()) {
+        /* No /proc inside a sandbox: a thread pthread made knows its stack (the main thread's
+         * grows, as below). pthread_getattr_np asks sched_getaffinity and reallocs (forwarded). */
+        if (lh_gettid() == getpid()) return 1;
+        pthread_attr_t attr;
+        void *lo = NULL;
+        size_t stack_size = 0;
+        if (pthread_getattr_np(pthread_self(), &attr) != 0) return 1;
+        bool known = pthread_attr_getstack(&attr, &lo, &stack_size) == 0 && lo != NULL &&
+                     sp >= (uintptr_t)lo && sp < (uintptr_t)lo + stack_size;
+        pthread_attr_destroy(&attr);
+        return known ? (uintptr_t)lo : 1;
+    }
     int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return 1;
     size_t len = 0;
@@ -269,7 +282,7 @@ static size_t capture(lh_tls *t, lh_scratch *s, const lh_breach *b, bool *trunca
         }
         s->pcs[count++] = pc;
     }
-    *truncated = n == want;
+    *truncated = n == want || n == 0; /* no frame at all: the stack is lost, say so */
     return count;
 }
 
@@ -406,6 +419,8 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
     memset(s->thread_name, 0, sizeof s->thread_name);
     if (b->thread != NULL) {
         memcpy(s->thread_name, b->thread->name, sizeof s->thread_name - 1);
+    } else if (lh_sandboxed()) { /* no prctl: the name the thread had when it got its record */
+        if (t->rec != NULL) memcpy(s->thread_name, t->rec->name, sizeof s->thread_name - 1);
     } else {
         prctl(PR_GET_NAME, s->thread_name, 0, 0, 0);
     }
@@ -415,7 +430,7 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .id = s->id,
         .wall_ns = lh_wall_ns(),
         .pid = lh_proc.pid,
-        .ppid = (int)getppid(),
+        .ppid = lh_sandboxed() ? lh_proc.ppid : (int)getppid(), /* no getppid in a sandbox */
         .executable = lh_proc.exe,
         .tid = b->thread != NULL ? atomic_load_explicit(&b->thread->tid, memory_order_relaxed) : lh_gettid(),
         .thread_name = s->thread_name,
@@ -462,12 +477,14 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         s->alloc.growth_start_live_bytes = b->growth_start_live;
         r.alloc = &s->alloc;
     }
+    /* Composed after room for a spool frame's header (used inside a sandbox, lh_sandbox.c). */
     lh_buf json;
-    lh_buf_init(&json, s->json, sizeof s->json);
+    lh_buf_init(&json, s->json + LH_SPOOL_HEADER, sizeof s->json - LH_SPOOL_HEADER - 1);
     int result = -EOVERFLOW;
     if (lh_report_compose(&json, &r))
-        result = lh_write_file_atomic(lh_proc.cfg.dir, s->file_name, json.data, json.len, s->paths,
-                                      sizeof s->paths);
+        result = lh_sandboxed() ? lh_spool_append(s->json, json.len)
+                                : lh_write_file_atomic(lh_proc.cfg.dir, s->file_name, json.data, json.len, s->paths,
+                                                       sizeof s->paths);
     if (result == 0) {
         atomic_fetch_add_explicit(&lh_proc.reports_written, 1, memory_order_relaxed); /* stat */
         if (lh_proc.cfg.verbose) verbose_line(b, s);

@@ -32,7 +32,6 @@
 #define _GNU_SOURCE
 #include "lh_gtk.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
 
@@ -43,7 +42,6 @@
 
 static lh_gtk_api api;
 static _Atomic int state;             /* LH_GTK_*; release/acquire publishes `api` */
-static _Atomic uint64_t next_probe_ns; /* no GTK in the process: look again after this time */
 static _Atomic int patching;          /* try-flag around class patching */
 static lh_range libgtk;               /* code of libgtk (GTK 3: libgtk-3, GTK 4: libgtk-4) */
 static char off_reason[160];
@@ -415,7 +413,7 @@ static void say_off(const char *why) {
 
 #define RESOLVE(field, name)                                                                        \
     do {                                                                                            \
-        *(void **)&api.field = dlsym(RTLD_DEFAULT, name);                                           \
+        *(void **)&api.field = lh_host_function(name);                                           \
         if (api.field == NULL) missing = name;                                                      \
     } while (0)
 
@@ -431,11 +429,11 @@ static bool slots_in_libgtk(const void *klass, const slot_spec *specs, size_t n)
 
 static int probe(void) {
     typedef unsigned (*version_fn)(void);
-    version_fn major = (version_fn)dlsym(RTLD_DEFAULT, "gtk_get_major_version");
+    version_fn major = (version_fn)lh_host_function("gtk_get_major_version");
     if (major == NULL) return LH_GTK_ABSENT;
     api.major = (int)major();
-    api.minor = (int)((version_fn)dlsym(RTLD_DEFAULT, "gtk_get_minor_version"))();
-    api.micro = (int)((version_fn)dlsym(RTLD_DEFAULT, "gtk_get_micro_version"))();
+    api.minor = (int)((version_fn)lh_host_function("gtk_get_minor_version"))();
+    api.micro = (int)((version_fn)lh_host_function("gtk_get_micro_version"))();
     const char *missing = NULL;
     RESOLVE(type_is_a, "g_type_is_a");
     RESOLVE(type_class_peek, "g_type_class_peek");
@@ -450,14 +448,14 @@ static int probe(void) {
     RESOLVE(widget_get_parent, "gtk_widget_get_parent");
     RESOLVE(widget_get_allocation, "gtk_widget_get_allocation");
     /* Optional: windows' time to first frame (lh_window.c) uses them when they are all there. */
-    *(void **)&api.widget_get_frame_clock = dlsym(RTLD_DEFAULT, "gtk_widget_get_frame_clock");
-    *(void **)&api.window_get_title = dlsym(RTLD_DEFAULT, "gtk_window_get_title");
-    *(void **)&api.signal_name = dlsym(RTLD_DEFAULT, "g_signal_name");
-    lh_gtype (*window_type)(void) = (lh_gtype(*)(void))dlsym(RTLD_DEFAULT, "gtk_window_get_type");
+    *(void **)&api.widget_get_frame_clock = lh_host_function("gtk_widget_get_frame_clock");
+    *(void **)&api.window_get_title = lh_host_function("gtk_window_get_title");
+    *(void **)&api.signal_name = lh_host_function("g_signal_name");
+    lh_gtype (*window_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_window_get_type");
     if (window_type != NULL && api.widget_get_frame_clock != NULL && api.signal_name != NULL)
         api.window_type = window_type();
-    lh_gtype (*widget_type)(void) = (lh_gtype(*)(void))dlsym(RTLD_DEFAULT, "gtk_widget_get_type");
-    lh_gtype (*clock_type)(void) = (lh_gtype(*)(void))dlsym(RTLD_DEFAULT, "gdk_frame_clock_get_type");
+    lh_gtype (*widget_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_widget_get_type");
+    lh_gtype (*clock_type)(void) = (lh_gtype(*)(void))lh_host_function("gdk_frame_clock_get_type");
     if (widget_type == NULL) missing = "gtk_widget_get_type";
     if (clock_type == NULL) missing = "gdk_frame_clock_get_type";
     if (missing != NULL) {
@@ -499,8 +497,8 @@ static int probe(void) {
         return LH_GTK_OFF;
     }
     if (api.major == 4) {
-        lh_gtype (*lm_type)(void) = (lh_gtype(*)(void))dlsym(RTLD_DEFAULT, "gtk_layout_manager_get_type");
-        lh_gtype (*box_type)(void) = (lh_gtype(*)(void))dlsym(RTLD_DEFAULT, "gtk_box_layout_get_type");
+        lh_gtype (*lm_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_layout_manager_get_type");
+        lh_gtype (*box_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_box_layout_get_type");
         if (lm_type == NULL || box_type == NULL) {
             say_off("has no GtkLayoutManager");
             return LH_GTK_OFF;
@@ -520,38 +518,42 @@ static int probe(void) {
 /* GLib's type lookups, for the cheap first stage of probing. */
 static lh_gtype (*type_from_name)(const char *name);
 static int (*light_type_is_a)(lh_gtype type, lh_gtype is_a_type);
+static _Atomic lh_gtype widget_base; /* GtkWidget's GType once registered (types are never unregistered) */
 
 /* Is `type` one GTK counting cares about: a widget, a layout manager or a frame clock? Asked
- * through the type names, so that nothing of GTK is initialised earlier than it would be. */
+ * through the type names, so that nothing of GTK is initialised earlier than it would be. Before
+ * GtkWidget is registered (a Python or JavaScript program has not loaded GTK yet, or has none)
+ * this is one hash lookup of GLib's per new object. */
 static bool is_gtk_layout_type(lh_gtype type) {
     if (type_from_name == NULL) {
-        *(void **)&type_from_name = dlsym(RTLD_DEFAULT, "g_type_from_name");
-        *(void **)&light_type_is_a = dlsym(RTLD_DEFAULT, "g_type_is_a");
+        *(void **)&type_from_name = lh_host_function("g_type_from_name");
+        *(void **)&light_type_is_a = lh_host_function("g_type_is_a");
         if (type_from_name == NULL || light_type_is_a == NULL) return false;
     }
-    static const char *const bases[] = {"GtkWidget", "GtkLayoutManager", "GdkFrameClock"};
-    for (size_t i = 0; i < LH_ARRAY_COUNT(bases); i++) {
-        lh_gtype base = type_from_name(bases[i]);
+    /* relaxed: a GType is a number; a race looks it up twice. */
+    lh_gtype widget = atomic_load_explicit(&widget_base, memory_order_relaxed);
+    if (widget == 0) {
+        widget = type_from_name("GtkWidget");
+        if (widget == 0) return false; /* no GTK widget class yet: neither layout managers nor clocks matter */
+        atomic_store_explicit(&widget_base, widget, memory_order_relaxed);
+    }
+    if (light_type_is_a(type, widget)) return true;
+    static const char *const others[] = {"GtkLayoutManager", "GdkFrameClock"};
+    for (size_t i = 0; i < LH_ARRAY_COUNT(others); i++) {
+        lh_gtype base = type_from_name(others[i]);
         if (base != 0 && light_type_is_a(type, base)) return true;
     }
     return false;
 }
 
-/* GTK's state for a GObject of `type` being created: the full probe runs when the first widget,
- * layout manager or frame clock is made (GTK initialises those classes then anyway); before that
- * and in programs without GTK, only the cheap name lookup above. A program without GTK is asked
- * again at most once a second (it may dlopen GTK). */
+/* GTK's state for a GObject of `type` being created. The full probe runs when the first widget,
+ * layout manager or frame clock is made (GTK initialises those classes then anyway), however late
+ * GTK arrives: linked at start-up, or loaded later by GObject introspection (PyGObject, GJS) or a
+ * plugin's dlopen. Before that, only the cheap type-name lookup above. */
 static int gtk_state_for(lh_gtype type) {
     /* acquire: pairs with the release below, publishing `api`. */
     int s = atomic_load_explicit(&state, memory_order_acquire);
     if (LH_LIKELY(s == LH_GTK_ON || s == LH_GTK_OFF || s == LH_GTK_PROBING)) return s;
-    uint64_t now = lh_now_ns();
-    if (s == LH_GTK_ABSENT && now < atomic_load_explicit(&next_probe_ns, memory_order_relaxed)) return s;
-    if (dlsym(RTLD_DEFAULT, "gtk_get_major_version") == NULL) {
-        atomic_store_explicit(&next_probe_ns, now + 1000000000u, memory_order_relaxed);
-        atomic_store_explicit(&state, LH_GTK_ABSENT, memory_order_relaxed);
-        return LH_GTK_ABSENT;
-    }
     if (!is_gtk_layout_type(type)) return s;
     int expected = s;
     if (!atomic_compare_exchange_strong_explicit(&state, &expected, LH_GTK_PROBING, memory_order_acquire,
@@ -560,6 +562,12 @@ static int gtk_state_for(lh_gtype type) {
     int result = probe();
     /* release: `api` is filled in before ON is seen. */
     atomic_store_explicit(&state, result, memory_order_release);
+    if (result == LH_GTK_ON) {
+        /* Classes GTK initialised before this first object of ours (types made by GTK itself,
+         * through GLib internally) are patched now, not only at the first frame. */
+        sweep(api.widget_type, 0);
+        if (api.layout_manager_type != 0) sweep(api.layout_manager_type, 0);
+    }
     return result;
 }
 

@@ -3,22 +3,22 @@
  *
  * Every wrapper may run before our constructor (it initialises lazily), in any thread, inside a
  * signal handler. It forwards arguments and results untouched and preserves errno: the host sees
- * exactly what the original would have done. Originals are resolved with dlsym(RTLD_NEXT), never
- * by calling through our own symbol.
+ * exactly what the original would have done. Originals are looked up in the loaded modules' own
+ * symbol tables (lh_symbols.h), never by calling through our own symbol.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 
 #include "loophunter.h"
 #include "lh_preload.h"
+#include "lh_symbols.h"
 
 /* ---- originals ------------------------------------------------------------------------------ */
 
 #define LH_LOOP_HOOK(name, ret, params, args, wait) static ret(*real_##name) params;
 #define LH_LAYOUT_HOOK(name, toolkit, params, args, object) static void(*real_##name) params;
 #define LH_CUSTOM_HOOK(name, family, file) static void *real_##name;
-#define LH_ALLOC_HOOK(name)
+#define LH_ALLOC_HOOK(name, ret, params) ret(*lh_real_##name) params;
 #define LH_VFUNC_HOOK(name, toolkit, streak)
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
@@ -34,7 +34,8 @@ const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
     [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, (void **)&real_##name, true},
 #define LH_CUSTOM_HOOK(name, family, file)                                                          \
     [LH_HOOK_##name] = {#name, LH_FAMILY_##family, NULL, &real_##name, false},
-#define LH_ALLOC_HOOK(name) [LH_HOOK_##name] = {#name, LH_FAMILY_ALLOC, NULL, NULL, false},
+#define LH_ALLOC_HOOK(name, ret, params)                                                            \
+    [LH_HOOK_##name] = {#name, LH_FAMILY_ALLOC, NULL, (void **)&lh_real_##name, false},
 #define LH_VFUNC_HOOK(name, toolkit, streak)                                                        \
     [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, NULL, streak},
 #include "lh_hooks.def"
@@ -45,15 +46,19 @@ const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
 #undef LH_VFUNC_HOOK
 };
 
-/* Looks up the original of hook `id` (first call only). A race resolves the same value twice.
- * relaxed: the pointer value is all that is published (the code it points to is already mapped). */
+/* Looks up the original of hook `id` (first call only): the definition the host would reach
+ * without LoopHunter, in a module loaded at start-up or later, globally or with RTLD_LOCAL
+ * (lh_symbols.h). A race resolves the same value twice. relaxed: the pointer value is all that is
+ * published (the code it points to is already mapped). The malloc family is resolved as one set. */
 static LH_NOINLINE __attribute__((cold)) void *resolve_slow(unsigned id) {
-    void *fn;
     if (lh_hooks[id].real == NULL) return NULL; /* a vtable group, not a symbol */
+    if (lh_hooks[id].family == LH_FAMILY_ALLOC) {
+        lh_alloc_resolve();
+        return __atomic_load_n(lh_hooks[id].real, __ATOMIC_RELAXED);
+    }
     int saved = errno;
-    lh_tls_data.guard++; /* dlsym may call malloc or other hooks: forward them plainly */
-    fn = dlsym(RTLD_NEXT, lh_hooks[id].name);
-    lh_tls_data.guard--;
+    lh_symbol_hit hit;
+    void *fn = lh_symbol_find(lh_hooks[id].name, (const void *)resolve_slow, &hit) ? hit.address : NULL;
     errno = saved;
     if (fn != NULL) __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
     return fn;
@@ -68,6 +73,25 @@ static inline void *resolve(unsigned id) {
 
 void lh_hooks_resolve(void) {
     for (unsigned id = 0; id < LH_HOOK_COUNT; id++) resolve(id);
+}
+
+void *lh_host_function(const char *name) {
+    lh_symbol_hit hit;
+    return lh_symbol_first(name, (const void *)lh_host_function, &hit) ? hit.address : NULL;
+}
+
+void *lh_host_data(const char *name) {
+    lh_symbol_hit hit;
+    return lh_symbol_first_data(name, (const void *)lh_host_function, &hit) ? hit.address : NULL;
+}
+
+void lh_hooks_forget_unloaded(bool (*unloaded)(const void *address, void *ctx), void *ctx) {
+    for (unsigned id = 0; id < LH_HOOK_COUNT; id++) {
+        if (lh_hooks[id].real == NULL || lh_hooks[id].family == LH_FAMILY_ALLOC) continue;
+        void *fn = __atomic_load_n(lh_hooks[id].real, __ATOMIC_RELAXED);
+        /* relaxed: a caller racing with the host's own dlclose of the module called into it anyway. */
+        if (fn != NULL && unloaded(fn, ctx)) __atomic_store_n(lh_hooks[id].real, NULL, __ATOMIC_RELAXED);
+    }
 }
 
 void *lh_hook_original(unsigned id) { return resolve(id); }
@@ -113,7 +137,7 @@ void *lh_hook_original(unsigned id) { return resolve(id); }
     }
 
 #define LH_CUSTOM_HOOK(name, family, file) /* the wrapper is in `file` */
-#define LH_ALLOC_HOOK(name)                /* the wrapper is in lh_alloc.c */
+#define LH_ALLOC_HOOK(name, ...)           /* the wrapper is in lh_alloc.c */
 #define LH_VFUNC_HOOK(name, toolkit, streak)
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK

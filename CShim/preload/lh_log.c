@@ -18,7 +18,6 @@
  * errno is preserved, the real logging runs outside the guard (as the host expects).
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,8 +118,8 @@ static void inspect(unsigned hook, const char *domain, int level, const char *fo
 
 static bool resolve_glib(void) {
     if (strdup_vprintf == NULL) {
-        *(void **)&strdup_vprintf = dlsym(RTLD_DEFAULT, "g_strdup_vprintf");
-        *(void **)&g_free_fn = dlsym(RTLD_DEFAULT, "g_free");
+        *(void **)&strdup_vprintf = lh_host_function("g_strdup_vprintf");
+        *(void **)&g_free_fn = lh_host_function("g_free");
     }
     return strdup_vprintf != NULL && g_free_fn != NULL;
 }

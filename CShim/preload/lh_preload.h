@@ -32,7 +32,7 @@ enum lh_hook_id {
 #define LH_LOOP_HOOK(name, ...) LH_HOOK_##name,
 #define LH_LAYOUT_HOOK(name, ...) LH_HOOK_##name,
 #define LH_CUSTOM_HOOK(name, ...) LH_HOOK_##name,
-#define LH_ALLOC_HOOK(name) LH_HOOK_##name,
+#define LH_ALLOC_HOOK(name, ...) LH_HOOK_##name,
 #define LH_VFUNC_HOOK(name, ...) LH_HOOK_##name,
 #include "lh_hooks.def"
 #undef LH_LOOP_HOOK
@@ -43,11 +43,24 @@ enum lh_hook_id {
     LH_HOOK_COUNT
 };
 
+/* The malloc family's originals, typed (see LH_ALLOC_HOOK): resolved as one set by lh_alloc.c. */
+#define LH_LOOP_HOOK(name, ...)
+#define LH_LAYOUT_HOOK(name, ...)
+#define LH_CUSTOM_HOOK(name, ...)
+#define LH_ALLOC_HOOK(name, ret, params) extern ret(*lh_real_##name) params LH_HIDDEN;
+#define LH_VFUNC_HOOK(name, ...)
+#include "lh_hooks.def"
+#undef LH_LOOP_HOOK
+#undef LH_LAYOUT_HOOK
+#undef LH_CUSTOM_HOOK
+#undef LH_ALLOC_HOOK
+#undef LH_VFUNC_HOOK
+
 typedef struct lh_hook_info {
     const char *name;
     unsigned family;              /* LH_FAMILY_* */
     const lh_toolkit *toolkit;    /* layout hooks: the adapter; else NULL */
-    void **real;                  /* the original, resolved with dlsym(RTLD_NEXT); NULL: not a symbol */
+    void **real;                  /* the original (lh_symbols.h: the next definition); NULL: not a symbol */
     bool streak;                  /* the layout-streak detector applies to this hook's counts */
 } lh_hook_info;
 
@@ -56,6 +69,14 @@ extern const lh_hook_info lh_hooks[LH_HOOK_COUNT] LH_HIDDEN;
 void lh_hooks_resolve(void) LH_HIDDEN;
 /* The original of hook `id` (resolved on first use); NULL when the process does not have it. */
 void *lh_hook_original(unsigned id) LH_HIDDEN;
+/* The host's own definition of function (or variable) `name`: GLib's, GTK's, toykit's..., in
+ * whichever module defines it first, loaded at start-up or later, globally or with RTLD_LOCAL;
+ * never LoopHunter's. For calling the toolkit (lh_symbols.h; allocates nothing). NULL: none. */
+void *lh_host_function(const char *name) LH_HIDDEN;
+void *lh_host_data(const char *name) LH_HIDDEN;
+/* After a dlclose: originals for which `unloaded` says their module is gone are looked up again on
+ * next use. (The malloc family is never unloaded: it is the process's allocator.) */
+void lh_hooks_forget_unloaded(bool (*unloaded)(const void *address, void *ctx), void *ctx) LH_HIDDEN;
 
 /* Hook `h` counts layouts (a toolkit's layout entry point), as opposed to the helpers of the layout
  * family that only prepare counting (g_object_new*: class patching). */
@@ -72,6 +93,7 @@ static inline const char *lh_family_name(unsigned family) {
            : family == LH_FAMILY_STALL ? "stall"
            : family == LH_FAMILY_WINDOW ? "window"
            : family == LH_FAMILY_TIMER ? "timer"
+           : family == LH_FAMILY_PROCESS ? "process"
                                       : "other";
 }
 
@@ -186,6 +208,8 @@ typedef struct lh_tls {
     lh_slot *alloc_owner;         /* the innermost object whose layout is running: charged too */
     uint8_t alloc_mode;           /* 0: none claimed yet; 1: own counters; 2: the shared counters */
     bool alloc_armed;             /* the alloc-storm limits apply (a thread with iterations) */
+    uint32_t alloc_storm_run;     /* iterations over a limit in a row (at most one quiet between) */
+    uint64_t alloc_storm_last;    /* the epoch number of the last one */
     uint64_t alloc_limit_calls, alloc_limit_bytes;                 /* counts that make a storm */
     uint64_t alloc_base_calls, alloc_base_bytes, alloc_base_freed; /* at the epoch's start */
 } lh_tls;
@@ -254,7 +278,7 @@ typedef struct lh_process {
     /* Iteration boundaries: executable ranges of the event-loop libraries. */
     lh_range loop_ranges[LH_MAX_LOOP_RANGES];
     _Atomic size_t loop_range_count;  /* release/acquire: publishes loop_ranges */
-    _Atomic uint64_t loop_rescan_ns;  /* last rescan while none was found */
+    _Atomic uint64_t loop_scan_generation; /* lh_modules_generation() at the last scan (relaxed) */
     _Atomic int loop_rescanning;      /* try-flag: one rescan at a time, nobody waits */
     lh_range self_range;              /* libloophunter.so's code: frames skipped in reports */
 
@@ -315,6 +339,8 @@ void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) LH_HIDDEN
 void lh_loop_return(unsigned hook, const void *caller) LH_HIDDEN;
 /* (Re)reads the loop libraries' address ranges. */
 void lh_loop_scan_libraries(void) LH_HIDDEN;
+/* Finds the interposers of the loop waits loaded ahead of LoopHunter (start-up). */
+void lh_loop_find_interposers(void) LH_HIDDEN;
 
 /* ---- layout counting and detectors ----------------------------------------------------------- */
 
@@ -405,6 +431,9 @@ extern _Atomic int lh_alloc_on LH_HIDDEN;
 
 /* Maps the counters pool and creates the thread-exit key (start-up). Returns 0 or -errno. */
 int lh_alloc_init(void) LH_HIDDEN;
+/* Resolves the malloc family (every LH_ALLOC_HOOK row's lh_real_<name>) as one set: the allocator
+ * the host would have used without LoopHunter. Idempotent; allocates nothing. */
+void lh_alloc_resolve(void) LH_HIDDEN;
 /* The end of start-up: counting starts when LoopHunter is ready (and the pool is mapped). */
 void lh_alloc_start(bool ready) LH_HIDDEN;
 void lh_alloc_reset_after_fork(void) LH_HIDDEN;
@@ -522,6 +551,24 @@ void lh_timer_on_free(void *block) LH_HIDDEN;
 void lh_timer_iteration(lh_tls *t) LH_HIDDEN;
 void lh_timer_summary(lh_json *j) LH_HIDDEN;
 void lh_timer_reset_after_fork(void) LH_HIDDEN;
+
+/* ---- sandboxes (lh_sandbox.c) ----------------------------------------------------------------- */
+
+/* Room before a spooled record for its frame header (and one byte after it for a newline). */
+#define LH_SPOOL_HEADER 64
+extern _Atomic int lh_sandbox_state LH_HIDDEN;
+/* The process has put itself in a seccomp sandbox: only reads, writes and the like from now on. */
+static inline bool lh_sandboxed(void) {
+    /* acquire: pairs with the release that publishes the spool descriptor. */
+    return atomic_load_explicit(&lh_sandbox_state, memory_order_acquire) == 2;
+}
+/* Appends one record (a report or the summary) to the spool: `frame` holds LH_SPOOL_HEADER bytes
+ * of room, then the `payload_len` bytes of JSON, then room for one byte. Returns 0 or -errno. */
+int lh_spool_append(char *frame, size_t payload_len) LH_HIDDEN;
+/* Copies `len` bytes at `address` if they are mapped (false otherwise), without faulting and
+ * within the sandbox when there is one. */
+bool lh_read_memory(void *out, const void *address, size_t len) LH_HIDDEN;
+void lh_sandbox_summary(lh_json *j) LH_HIDDEN;
 
 /* ---- summary --------------------------------------------------------------------------------- */
 

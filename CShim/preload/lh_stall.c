@@ -11,7 +11,7 @@
  *     busy for 3/4 of STALL_MS: it interrupts it with a real-time signal of ours, or, when the
  *     thread is blocked in a system call a signal would cut short (poll, nanosleep...: never
  *     restarted, even with SA_RESTART), reads its stack from outside instead (a return-address
- *     scan through process_vm_readv, which cannot fault). It writes the report itself, marked
+ *     scan through process_vm_readv or, inside a sandbox, a pipe: neither can fault). It writes the report itself, marked
  *     ongoing, only if the thread has still not come back after 5 x STALL_MS;
  *   - the signal handler runs on the stuck thread: async-signal-safe (unw_backtrace, primed at
  *     start-up, no allocation; errno kept), it only fills the thread's own record.
@@ -29,7 +29,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -38,7 +37,9 @@
 #include "lh_preload.h"
 #include "lh_unwind.h"
 
-static _Atomic int watchdog_started; /* once-flag per process (reset in a forked child) */
+/* 0: not started; 1: started (a once-flag per process); 2: never in this process: the child of a
+ * fork, where starting a thread is not async-signal-safe (POSIX) and ThreadSanitizer refuses it. */
+static _Atomic int watchdog_started;
 static _Atomic int stall_signal;     /* our real-time signal; 0: none (scan only) */
 
 /* Statistics for the summary (relaxed counters). */
@@ -273,6 +274,7 @@ static const char *syscall_name(int32_t nr) {
 
 /* Reads a small /proc file of thread `tid` into `buf` (NUL-terminated). */
 static ssize_t read_task_file(int32_t tid, const char *leaf, char *buf, size_t size) {
+    if (lh_sandboxed()) return -1; /* no /proc inside a sandbox: the signal is the only way in */
     char path[64];
     lh_buf p;
     lh_buf_init(&p, path, sizeof path);
@@ -323,8 +325,10 @@ static bool where_blocked(int32_t tid, long *nr, uintptr_t *sp, uintptr_t *pc) {
     return true;
 }
 
-/* Whether thread `tid` blocks signal `sig` (its SigBlk line). */
+/* Whether thread `tid` blocks signal `sig` (its SigBlk line; not known inside a sandbox: the
+ * request then times out if it does). */
 static bool blocks(int32_t tid, int sig) {
+    if (lh_sandboxed()) return false;
     char text[2048];
     if (read_task_file(tid, "status", text, sizeof text) <= 0) return true;
     const char *line = strstr(text, "SigBlk:");
@@ -336,8 +340,7 @@ static bool blocks(int32_t tid, int sig) {
 }
 
 static bool read_memory(uintptr_t address, void *out, size_t len) {
-    struct iovec local = {out, len}, remote = {(void *)address, len};
-    return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)len;
+    return lh_read_memory(out, (const void *)address, len);
 }
 
 /* x86-64: the bytes before `ret` end with a call instruction (E8 rel32, or FF /2 in its 2-, 3-,
@@ -485,7 +488,7 @@ static void *watchdog_main(void *arg) {
     (void)arg;
     lh_tls *t = &lh_tls_data;
     t->guard++; /* forever: nothing this thread does is counted or checked */
-    prctl(PR_SET_NAME, "loophunter-wd", 0, 0, 0);
+    if (!lh_sandboxed()) prctl(PR_SET_NAME, "loophunter-wd", 0, 0, 0);
     uint64_t tick = stall_ns() / 8;
     if (tick < 10000000u) tick = 10000000u;
     if (tick > 500000000u) tick = 500000000u;
@@ -563,8 +566,10 @@ void lh_stall_flush(lh_tls *t) {
 }
 
 void lh_stall_reset_after_fork(void) {
-    /* The watchdog thread does not exist in the child: the next busy loop starts a new one. */
-    atomic_store_explicit(&watchdog_started, 0, memory_order_relaxed);
+    /* The watchdog thread does not exist in the child, and none is started there: the parent may
+     * have had other threads, and then only async-signal-safe calls are allowed until exec. A
+     * stall in the child is still reported by its loop thread when it comes back, unsampled. */
+    atomic_store_explicit(&watchdog_started, 2, memory_order_relaxed);
 #define LH_ZERO(c) atomic_store_explicit(&c, 0, memory_order_relaxed)
     LH_ZERO(stat_wakeups);
     LH_ZERO(stat_signals);
@@ -585,7 +590,7 @@ void lh_stall_summary(lh_json *j) {
     lh_json_u64(j, "longest_ms", atomic_load_explicit(&stat_longest_ms, memory_order_relaxed));
     lh_json_u64(j, "stall_ms", lh_proc.cfg.stall_ms);
     lh_json_begin_object(j, "watchdog");
-    lh_json_bool(j, "running", atomic_load_explicit(&watchdog_started, memory_order_relaxed) != 0);
+    lh_json_bool(j, "running", atomic_load_explicit(&watchdog_started, memory_order_relaxed) == 1);
     lh_json_u64(j, "wakeups", atomic_load_explicit(&stat_wakeups, memory_order_relaxed));
     lh_json_u64(j, "signals", atomic_load_explicit(&stat_signals, memory_order_relaxed));
     lh_json_u64(j, "scans", atomic_load_explicit(&stat_scans, memory_order_relaxed));

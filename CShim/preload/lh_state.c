@@ -17,6 +17,7 @@
 
 #include "lh_io.h"
 #include "lh_preload.h"
+#include "lh_symbols.h"
 
 extern char **environ;
 
@@ -55,9 +56,19 @@ static uint64_t random_tag(void) {
 }
 
 static void read_identity(void) {
+    int parent = lh_proc.pid;
     lh_proc.pid = (int)getpid();
-    lh_proc.ppid = (int)getppid();
-    lh_proc.run_tag = random_tag();
+    if (lh_sandboxed()) {
+        /* A child forked inside a sandbox (no getppid, no getrandom): its parent is the process we
+         * were, and its tag is ours mixed with its pid. */
+        lh_proc.ppid = parent;
+        uint64_t v = lh_proc.run_tag ^ ((uint64_t)lh_proc.pid << 32) ^ lh_now_ns();
+        v *= UINT64_C(0x9E3779B97F4A7C15);
+        lh_proc.run_tag = v != 0 ? v : 1;
+    } else {
+        lh_proc.ppid = (int)getppid();
+        lh_proc.run_tag = random_tag();
+    }
     lh_proc.start_ns = lh_now_ns();
     lh_proc.start_wall_ns = lh_wall_ns();
 }
@@ -168,6 +179,7 @@ bool lh_init_slow(void) {
     int next = LH_STATE_OFF;
 
     lh_config_load(&lh_proc.cfg, environ, (unsigned)geteuid(), keep_message, NULL);
+    lh_proc.cfg.families |= LH_FAMILY_PROCESS; /* not selectable: on whenever LoopHunter is */
     lh_proc.storm_at = lh_proc.cfg.threshold + 1;
     lh_proc.storm_member_at = half_of(lh_proc.cfg.threshold);
     lh_proc.streak_member_at = half_of(lh_proc.cfg.streak);
@@ -183,7 +195,9 @@ bool lh_init_slow(void) {
         goto out;
     }
     prepare_dir();
+    atomic_store_explicit(&lh_proc.loop_scan_generation, lh_modules_generation(), memory_order_relaxed);
     lh_loop_scan_libraries();
+    lh_loop_find_interposers();
     lh_modules_range_of((const void *)lh_init_slow, &lh_proc.self_range);
     lh_breach_init();
     if (lh_timer_init() != 0)

@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "lh_gtk.h"
@@ -35,7 +34,7 @@ static void config_entry(void *ctx, const char *name, const char *text, uint64_t
 
 
 /* A type name given by a toolkit when the object was counted, read again at exit: its module may
- * have been dlclosed since. Copied through process_vm_readv (which fails instead of faulting),
+ * have been dlclosed since. Copied with lh_read_memory (which fails instead of faulting),
  * at most `cap` - 1 bytes; "(unloaded)" when it is no longer mapped. */
 static const char *saved_text(const char *text, char *buf, size_t cap) {
     if (text == NULL) return NULL;
@@ -44,8 +43,7 @@ static const char *saved_text(const char *text, char *buf, size_t cap) {
         uintptr_t at = (uintptr_t)text + len;
         size_t chunk = 4096 - (at & 4095); /* never across a page: each read is all or nothing */
         if (chunk > cap - 1 - len) chunk = cap - 1 - len;
-        struct iovec local = {buf + len, chunk}, remote = {(void *)at, chunk};
-        if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != (ssize_t)chunk) break;
+        if (!lh_read_memory(buf + len, (const void *)at, chunk)) break;
         void *nul = memchr(buf + len, '\0', chunk);
         if (nul != NULL) return buf;
         len += chunk;
@@ -57,6 +55,7 @@ static const char *saved_text(const char *text, char *buf, size_t cap) {
 
 /* A live thread's current name, from /proc (the owner cannot be asked). */
 static void live_thread_name(int tid, char name[16]) {
+    if (lh_sandboxed()) return; /* no /proc inside a sandbox: the name it had at its record's claim */
     char path[64];
     lh_buf b;
     lh_buf_init(&b, path, sizeof path);
@@ -260,7 +259,7 @@ static void compose(lh_json *j) {
 
     lh_json_begin_object(j, NULL);
     lh_json_string(j, "schema", "loophunter/summary");
-    lh_json_string(j, "version", "1.3");
+    lh_json_string(j, "version", "1.4");
     lh_json_string(j, "id", id);
     lh_json_string(j, "loophunter_version", LH_VERSION_STRING);
     lh_json_begin_object(j, "process");
@@ -329,6 +328,7 @@ static void compose(lh_json *j) {
     lh_stall_summary(j);
     lh_window_summary(j);
     lh_timer_summary(j);
+    lh_sandbox_summary(j);
     lh_json_end_object(j);
 }
 
@@ -353,9 +353,10 @@ void lh_summary_write(void) {
     lh_window_flush(&lh_tls_data); /* windows shown and never painted */
     char *mem = mmap(NULL, SUMMARY_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem != MAP_FAILED) {
+        /* After room for a spool frame's header (inside a sandbox the summary is spooled). */
         size_t text_size = SUMMARY_BYTES - 8192;
         lh_buf out;
-        lh_buf_init(&out, mem, text_size);
+        lh_buf_init(&out, mem + LH_SPOOL_HEADER, text_size - LH_SPOOL_HEADER - 1);
         lh_json j;
         lh_json_init(&j, &out);
         compose(&j);
@@ -367,7 +368,9 @@ void lh_summary_write(void) {
         lh_buf_putc(&nb, '-');
         lh_buf_hex(&nb, lh_proc.run_tag >> 32, 8);
         lh_buf_put(&nb, ".json");
-        if (!out.overflow)
+        if (!out.overflow && lh_sandboxed())
+            lh_spool_append(mem, out.len);
+        else if (!out.overflow)
             lh_write_file_atomic(lh_proc.cfg.dir, name, out.data, out.len, mem + text_size, 8192);
         munmap(mem, SUMMARY_BYTES);
     }

@@ -21,15 +21,19 @@
 
 #include "lh_io.h"
 #include "lh_preload.h"
+#include "lh_symbols.h"
+#include "lh_unwind.h"
 
 __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec")));
 
 static pthread_key_t thread_exit_key;
 static bool thread_exit_key_ok;
 
-int32_t lh_gettid(void) { return (int32_t)syscall(SYS_gettid); }
+int32_t lh_gettid(void) { return (int32_t)gettid(); }
 
+/* The calling thread's name (kept as it is inside a sandbox, which forbids prctl). */
 static void read_thread_name(char name[16]) {
+    if (lh_sandboxed()) return;
     memset(name, 0, 16);
     prctl(PR_GET_NAME, name, 0, 0, 0);
 }
@@ -232,35 +236,78 @@ void lh_loop_scan_libraries(void) {
     atomic_store_explicit(&lh_proc.loop_range_count, n, memory_order_release);
 }
 
-/* Is `caller` inside an event-loop library? With none loaded, every wait counts (a program with
- * an unknown loop still gets iterations); a library loaded later is found by a rescan at most once
- * a second while none is known. *known* tells which case it was. */
-static bool is_loop_caller(const void *caller, bool *known) {
-    /* acquire: pairs with the release in lh_loop_scan_libraries. */
-    size_t n = atomic_load_explicit(&lh_proc.loop_range_count, memory_order_acquire);
-    if (n == 0) {
-        uint64_t now = lh_now_ns();
-        uint64_t last = atomic_load_explicit(&lh_proc.loop_rescan_ns, memory_order_relaxed);
-        int busy = 0;
-        if (now - last > 1000000000u &&
-            atomic_compare_exchange_strong_explicit(&lh_proc.loop_rescanning, &busy, 1,
-                                                    memory_order_acquire, memory_order_relaxed)) {
-            atomic_store_explicit(&lh_proc.loop_rescan_ns, now, memory_order_relaxed);
-            lh_loop_scan_libraries();
-            /* release: ends our exclusive rescan. */
-            atomic_store_explicit(&lh_proc.loop_rescanning, 0, memory_order_release);
-            n = atomic_load_explicit(&lh_proc.loop_range_count, memory_order_acquire);
-        }
-        if (n == 0) {
-            *known = false;
-            return true;
-        }
-    }
-    *known = true;
-    uintptr_t a = (uintptr_t)caller;
+static bool in_loop_ranges(uintptr_t a, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (a >= lh_proc.loop_ranges[i].lo && a < lh_proc.loop_ranges[i].hi) return true;
     return false;
+}
+
+/* Interposers of the loop waits that the host reaches before LoopHunter: a preload ahead of ours
+ * (libfaketime wraps poll, select and epoll_wait) or the program's own wrapper. The event loop
+ * calls theirs, theirs calls ours: our caller is theirs, not the loop library's. Their code, found
+ * at start-up (the preload order is fixed then). */
+#define LH_MAX_INTERPOSERS 4
+static lh_range interposers[LH_MAX_INTERPOSERS];
+static size_t interposer_count; /* written once at start-up, before LoopHunter is ready */
+
+void lh_loop_find_interposers(void) {
+    interposer_count = 0;
+    for (unsigned id = 0; id < LH_HOOK_COUNT; id++) {
+        lh_symbol_hit hit;
+        if (lh_hooks[id].family != LH_FAMILY_LOOP ||
+            !lh_symbol_first(lh_hooks[id].name, (const void *)lh_loop_find_interposers, &hit) || !hit.before_self)
+            continue;
+        lh_range r;
+        if (!lh_modules_range_of(hit.address, &r) || lh_ranges_contain(interposers, interposer_count, (uintptr_t)hit.address))
+            continue;
+        if (interposer_count < LH_MAX_INTERPOSERS) interposers[interposer_count++] = r;
+    }
+}
+
+/* The wait's real caller when `caller` is an interposer's code: the first frame of the stack that
+ * is neither LoopHunter's nor an interposer's (a short unwind; only in processes with such an
+ * interposer, and only for its waits). Guard held. */
+static uintptr_t caller_behind_interposers(uintptr_t caller) {
+    if (LH_LIKELY(interposer_count == 0) || !lh_ranges_contain(interposers, interposer_count, caller)) return caller;
+    void *pcs[12];
+    int n = lh_unwind(pcs, (int)LH_ARRAY_COUNT(pcs));
+    for (int i = 0; i < n; i++) {
+        uintptr_t pc = (uintptr_t)pcs[i];
+        if (!lh_is_own_code(pc) && !lh_ranges_contain(interposers, interposer_count, pc)) return pc;
+    }
+    return caller;
+}
+
+/* Is `caller` inside an event-loop library? With none loaded, every wait counts (a program with
+ * an unknown loop still gets iterations). A wait from outside the known libraries looks whether a
+ * module was loaded (or unloaded) since the last scan (one dl_iterate_phdr call that stops at the
+ * first module), and rescans then: a loop library loaded late (Python's GLib, a dlopened toolkit)
+ * is known from its first wait on. *known* tells which case it was. */
+static bool is_loop_caller(const void *caller, bool *known) {
+    /* acquire: pairs with the release in lh_loop_scan_libraries. */
+    size_t n = atomic_load_explicit(&lh_proc.loop_range_count, memory_order_acquire);
+    uintptr_t a = caller_behind_interposers((uintptr_t)caller);
+    if (LH_LIKELY(n > 0 && in_loop_ranges(a, n))) {
+        *known = true;
+        return true;
+    }
+    uint64_t generation = lh_modules_generation();
+    int busy = 0;
+    if (generation != atomic_load_explicit(&lh_proc.loop_scan_generation, memory_order_relaxed) &&
+        atomic_compare_exchange_strong_explicit(&lh_proc.loop_rescanning, &busy, 1, memory_order_acquire,
+                                                memory_order_relaxed)) {
+        atomic_store_explicit(&lh_proc.loop_scan_generation, generation, memory_order_relaxed);
+        lh_loop_scan_libraries();
+        /* release: ends our exclusive rescan. */
+        atomic_store_explicit(&lh_proc.loop_rescanning, 0, memory_order_release);
+        n = atomic_load_explicit(&lh_proc.loop_range_count, memory_order_acquire);
+        if (n > 0 && in_loop_ranges(a, n)) {
+            *known = true;
+            return true;
+        }
+    }
+    *known = n > 0;
+    return n == 0;
 }
 
 void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) {

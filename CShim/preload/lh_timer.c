@@ -19,7 +19,6 @@
  * `lh_timer_watched` (how many live records have data) while no timer is live.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -100,7 +99,10 @@ static void filter_remove(uintptr_t data) { atomic_fetch_sub_explicit(&filter[fi
 /* ---- records ----------------------------------------------------------------------------------- */
 
 /* A new live record (guard held), or NULL when the pool is full or the family is off. */
-static lh_timer_rec *track(unsigned hook, uintptr_t func, uintptr_t data, void (*notify)(void *), int64_t interval_ms) {
+/* `owner` and `id` (toykit: its loop and source id; POSIX: the timer) are set before the record is
+ * published, so a thread looking records up by them never reads them half-written. */
+static lh_timer_rec *track(unsigned hook, uintptr_t func, uintptr_t data, void (*notify)(void *), int64_t interval_ms,
+                           const void *owner, unsigned id) {
     if (recs == NULL) return NULL;
     static _Atomic uint32_t next;
     uint32_t start = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
@@ -116,7 +118,7 @@ static lh_timer_rec *track(unsigned hook, uintptr_t func, uintptr_t data, void (
         r->hook = hook, r->func = func, r->data = data, r->notify = notify, r->interval_ms = interval_ms;
         r->created_ns = lh_now_ns();
         atomic_store_explicit(&r->fires, 0, memory_order_relaxed);
-        r->owner = NULL, r->id = 0, r->armed = hook != LH_HOOK_timer_create;
+        r->owner = owner, r->id = id, r->armed = hook != LH_HOOK_timer_create;
         r->dispatching = r->freed_in_dispatch = r->reported = false;
         r->pc_count = lh_capture_stack(r->pcs, LH_TIMER_PCS);
         /* release: the record is complete before it is LIVE (free() and lookups read it). */
@@ -336,10 +338,10 @@ static const void *timeout_funcs, *idle_funcs;
 /* GLib's own functions and tables, once (a race resolves them twice, to the same values). */
 static void resolve_glib(void) {
     if (current_source != NULL) return;
-    *(void **)&source_is_destroyed = dlsym(RTLD_DEFAULT, "g_source_is_destroyed");
-    timeout_funcs = dlsym(RTLD_DEFAULT, "g_timeout_funcs");
-    idle_funcs = dlsym(RTLD_DEFAULT, "g_idle_funcs");
-    *(void **)&current_source = dlsym(RTLD_DEFAULT, "g_main_current_source");
+    *(void **)&source_is_destroyed = lh_host_function("g_source_is_destroyed");
+    timeout_funcs = lh_host_data("g_timeout_funcs");
+    idle_funcs = lh_host_data("g_idle_funcs");
+    *(void **)&current_source = lh_host_function("g_main_current_source");
 }
 
 static int glib_trampoline(void *arg) {
@@ -384,7 +386,7 @@ static bool wrap(unsigned hook, int64_t interval_ms, gsource_fn *func, void **da
     t->guard++;
     lh_count_hook_call(hook);
     resolve_glib();
-    lh_timer_rec *r = track(hook, (uintptr_t)*func, (uintptr_t)*data, *notify, interval_ms);
+    lh_timer_rec *r = track(hook, (uintptr_t)*func, (uintptr_t)*data, *notify, interval_ms, NULL, 0);
     t->guard--;
     errno = saved;
     if (r == NULL) return false;
@@ -550,8 +552,7 @@ static unsigned toykit_add(unsigned hook, void *loop, int interval_ms, void *fun
     if (on) {
         int saved = errno;
         lh_count_hook_call(hook);
-        lh_timer_rec *r = id != 0 ? track(hook, (uintptr_t)func, (uintptr_t)data, NULL, interval_ms) : NULL;
-        if (r != NULL) r->owner = loop, r->id = id;
+        if (id != 0) track(hook, (uintptr_t)func, (uintptr_t)data, NULL, interval_ms, loop, id);
         t->guard--;
         errno = saved;
     }
@@ -660,9 +661,8 @@ LH_EXPORT int timer_create(clockid_t clock, struct sigevent *event, timer_t *tim
         int saved = errno;
         t->guard++;
         lh_count_hook_call(LH_HOOK_timer_create);
-        lh_timer_rec *r = track(LH_HOOK_timer_create, (uintptr_t)event->sigev_notify_function,
-                                (uintptr_t)event->sigev_value.sival_ptr, NULL, 0);
-        if (r != NULL) r->owner = *timer;
+        track(LH_HOOK_timer_create, (uintptr_t)event->sigev_notify_function, (uintptr_t)event->sigev_value.sival_ptr,
+              NULL, 0, *timer, 0);
         t->guard--;
         errno = saved;
     }

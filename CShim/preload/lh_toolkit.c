@@ -9,6 +9,8 @@
 
 #include "lh_preload.h"
 
+const lh_toolkit *const lh_toolkits[] = {&lh_toolkit_toykit, &lh_toolkit_gtk, NULL};
+
 void lh_toolkit_copy_text(char *dst, const char *s) {
     size_t n = s != NULL ? strnlen(s, LH_OBJECT_TEXT - 1) : 0;
     if (n > 0) memcpy(dst, s, n);

@@ -24,7 +24,13 @@ typedef struct lh_toolkit {
     const void *(*parent_of)(const void *object);
     /* Position and size (x, y, width, height); false when unknown. */
     bool (*geometry)(const void *object, int rect[4]);
+    /* After a dlclose: forget the toolkit's functions if its library is gone (NULL: it cannot be
+     * unloaded). Guard held. */
+    void (*forget_unloaded)(void);
 } lh_toolkit;
+
+/* Every adapter, NULL-terminated. */
+extern const lh_toolkit *const lh_toolkits[] LH_HIDDEN;
 
 /* Type, name, ancestors (root first) and geometry of `object`, through the adapter's getters,
  * copied into `out` (breach path). */

@@ -2,15 +2,14 @@
  * lh_toolkit_toykit.c — the adapter for toykit (Sources/Toykit), the project's own host toolkit.
  *
  * Called from layout hooks on the host's thread while the object is being laid out. toykit's
- * accessors are resolved with dlsym(RTLD_DEFAULT) on first use (never linked), and are plain
- * getters: no allocation, no locks, no I/O. The caller holds the thread's guard, so anything dlsym
- * does is not counted.
+ * accessors are looked up on first use (lh_host_function: wherever libtoykit.so was loaded; never
+ * linked), and are plain getters: no allocation, no locks, no I/O.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 
 #include "lh_preload.h"
+#include "lh_symbols.h"
 
 typedef struct tk_rect {
     int x, y, width, height; /* TkRect in toykit.h */
@@ -33,12 +32,12 @@ static LH_NOINLINE __attribute__((cold)) bool resolve_slow(void) {
     if (!atomic_compare_exchange_strong_explicit(&api_state, &st, 2, memory_order_acquire,
                                                  memory_order_acquire))
         return st == 1;
-    int saved = errno; /* dlsym may set it; our callers rely on getters leaving it alone */
+    int saved = errno; /* our callers rely on getters leaving it alone */
     toykit_api a = {
-        .type_name = (const char *(*)(const void *))dlsym(RTLD_DEFAULT, "tk_view_type_name"),
-        .name = (const char *(*)(const void *))dlsym(RTLD_DEFAULT, "tk_view_name"),
-        .parent = (const void *(*)(const void *))dlsym(RTLD_DEFAULT, "tk_view_parent"),
-        .get_frame = (void (*)(const void *, tk_rect *))dlsym(RTLD_DEFAULT, "tk_view_get_frame"),
+        .type_name = (const char *(*)(const void *))lh_host_function("tk_view_type_name"),
+        .name = (const char *(*)(const void *))lh_host_function("tk_view_name"),
+        .parent = (const void *(*)(const void *))lh_host_function("tk_view_parent"),
+        .get_frame = (void (*)(const void *, tk_rect *))lh_host_function("tk_view_get_frame"),
     };
     bool ok = a.type_name != NULL && a.name != NULL && a.parent != NULL && a.get_frame != NULL;
     if (ok) api = a;
@@ -77,6 +76,15 @@ static bool geometry(const void *view, int rect[4]) {
     return true;
 }
 
+/* libtoykit.so was dlclosed: look its getters up again when it is back (maybe elsewhere). */
+static void forget_unloaded(void) {
+    /* acquire: see the pointers of a completed resolution. */
+    if (atomic_load_explicit(&api_state, memory_order_acquire) != 1) return;
+    if (lh_symbol_is_loaded((const void *)api.type_name)) return;
+    /* release: a later resolution starts from scratch. */
+    atomic_store_explicit(&api_state, 0, memory_order_release);
+}
+
 const lh_toolkit lh_toolkit_toykit = {
     .name = "toykit",
     .size_of = size_of,
@@ -84,4 +92,5 @@ const lh_toolkit lh_toolkit_toykit = {
     .name_of = name_of,
     .parent_of = parent_of,
     .geometry = geometry,
+    .forget_unloaded = forget_unloaded,
 };

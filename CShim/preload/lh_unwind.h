@@ -15,6 +15,9 @@
 #ifndef LH_UNWIND_H
 #define LH_UNWIND_H
 
+#ifndef UNW_LOCAL_ONLY
+#define UNW_LOCAL_ONLY /* this process only: the _UL* functions, which need no remote set-up */
+#endif
 #include <libunwind.h>
 #include <stdbool.h>
 

@@ -17,7 +17,6 @@
  * calls lh_window_forget from its finalize wrapper), so no dead window is ever called into.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
@@ -451,7 +450,7 @@ static parse_name_fn parse_name(void) {
     if (f == NULL) {
         int saved = errno;
         lh_tls_data.guard++;
-        f = (parse_name_fn)dlsym(RTLD_DEFAULT, "g_signal_parse_name");
+        f = (parse_name_fn)lh_host_function("g_signal_parse_name");
         lh_tls_data.guard--;
         errno = saved;
         atomic_store_explicit(&fn, f, memory_order_relaxed);

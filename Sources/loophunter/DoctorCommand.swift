@@ -26,7 +26,7 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let checks = [preloadCheck(), libunwindCheck(), symbolizerCheck(), demanglerCheck()]
-            + toolkitChecks() + [reportDirectoryCheck(), environmentCheck()]
+            + toolkitChecks() + [reportDirectoryCheck(), environmentCheck(), allocatorCheck()]
         let colors = color.enabled(forDescriptor: 1)
         for check in checks.compactMap({ $0 }) {
             let mark: String
@@ -127,6 +127,27 @@ struct DoctorCommand: ParsableCommand {
                                fix: "chmod 700 \(path)")
         }
         return DoctorCheck(name: "report dir", outcome: .ok, detail: path, fix: nil)
+    }
+
+    /// A replacement allocator in LD_PRELOAD: `run` puts LoopHunter ahead of it (allocations are
+    /// forwarded to it and counted); set by hand, LoopHunter must come first or it sees none.
+    private func allocatorCheck() -> DoctorCheck {
+        let entries = (ProcessInfo.processInfo.environment["LD_PRELOAD"] ?? "")
+            .split(whereSeparator: { $0 == ":" || $0 == " " }).map(String.init)
+        let known = ["jemalloc", "tcmalloc", "mimalloc", "hoard", "snmalloc", "rpmalloc", "libc_malloc_debug", "libasan", "libtsan"]
+        let allocators = entries.filter { entry in known.contains { entry.contains($0) } }
+        guard let first = allocators.first else {
+            return DoctorCheck(name: "allocator", outcome: .ok, detail: "no replacement allocator in LD_PRELOAD", fix: nil)
+        }
+        let ours = entries.firstIndex { $0.contains("libloophunter") }
+        if let ours, let theirs = entries.firstIndex(of: first), theirs < ours {
+            return DoctorCheck(name: "allocator", outcome: .warning,
+                               detail: "LD_PRELOAD has \(first) ahead of libloophunter.so: its malloc takes every call, allocations are not counted",
+                               fix: "put libloophunter.so first in LD_PRELOAD, or use `loophunter run`, which does")
+        }
+        return DoctorCheck(name: "allocator", outcome: .ok,
+                           detail: "\(allocators.joined(separator: ", ")) in LD_PRELOAD: `loophunter run` puts libloophunter.so ahead of it, and allocations are forwarded to it and counted",
+                           fix: nil)
     }
 
     private func environmentCheck() -> DoctorCheck? {

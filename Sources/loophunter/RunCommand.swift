@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopHunterReport
 import LoopHunterShip
 
 /// `loophunter run -- PROGRAM ARGS...`: runs a program under the preload, then prints what it found.
@@ -139,6 +140,8 @@ struct RunCommand: ParsableCommand {
             }
         }
 
+        // What a sandboxed process could only append to its spool becomes report files now.
+        SpoolUnpacker.unpack(directory: reportDirectory)
         liveShipping?.finish()
         let reportStatus = ReportPipeline(directory: reportDirectory, options: output, defaultDescriptor: 2).execute()
         Diagnostics.say("reports are in \(reportDirectory)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LoopHunterReport
 import LoopHunterShip
 
 /// `loophunter ship DIR --to URL`: delivers every report of a directory to a collector.
@@ -62,6 +63,8 @@ struct ShipCommand: AsyncParsableCommand {
         let spool: Spool
         do {
             spool = try Spool.open(reportDirectory: directory)
+            // Reports a sandboxed process appended to its spool file become files to ship.
+            SpoolUnpacker.unpack(directory: directory)
         } catch {
             Diagnostics.say(error.description)
             throw ExitStatus.exit(ExitStatus.unusable)

@@ -47,6 +47,7 @@ struct ConfigTests {
         .init(name: "HISTORY", min: 1, max: 256) { $0.history },
         .init(name: "ALLOC_BYTES", min: 1024, max: 1 << 40) { $0.alloc_bytes },
         .init(name: "ALLOC_CALLS", min: 16, max: 4_000_000_000) { $0.alloc_calls },
+        .init(name: "ALLOC_REPEAT", min: 1, max: 1000) { $0.alloc_repeat },
         .init(name: "GROWTH_BYTES", min: 1024, max: 1 << 40) { $0.growth_bytes },
         .init(name: "GROWTH_ITERATIONS", min: 2, max: 1_000_000) { $0.growth_iterations },
         .init(name: "STALL_MS", min: 10, max: 3_600_000) { $0.stall_ms },
@@ -71,7 +72,7 @@ struct ConfigTests {
                                      LH_FAMILY_STALL | LH_FAMILY_WINDOW | LH_FAMILY_TIMER))
         #expect(d.stall_ms == 2000 && d.window_ms == 2000)
         #expect(d.timer_live == 500 && d.timer_iterations == 60 && d.timer_fires == 200)
-        #expect(d.alloc_bytes == 64 << 20 && d.alloc_calls == 1_000_000)
+        #expect(d.alloc_bytes == 64 << 20 && d.alloc_calls == 1_000_000 && d.alloc_repeat == 3)
         #expect(d.growth_bytes == 64 << 20 && d.growth_iterations == 60)
     }
 
@@ -215,7 +216,7 @@ struct ConfigDocumentationTests {
             let quoted = line.split(separator: "\"", omittingEmptySubsequences: false)  // text: 2nd string
             return (name, quoted.count > 3 ? String(quoted[3]) : "")
         }
-        #expect(rows.count == 22, "\(rows)")
+        #expect(rows.count == 23, "\(rows)")
         for (name, def) in rows {
             let row = docs.split(separator: "\n").first { $0.hasPrefix("| `LOOPHUNTER_\(name)`") }
             #expect(row != nil, "LOOPHUNTER_\(name) is not documented")

@@ -317,6 +317,30 @@ if command -v valgrind >/dev/null 2>&1; then
   echo "Instructions per pair: plain $ip, LoopHunter $il (**+$((il - ip))**), alloc family off $io (+$((io - ip)))."
 fi
 echo
+echo "*Per malloc+free pair under each replacement allocator*: the allocator preloaded alone vs"
+echo "\\`libloophunter.so:ALLOCATOR\\` (the order \\`loophunter run\\` makes; every call forwarded to the"
+echo "allocator and counted, sizes from its malloc_usable_size); 1 thread pinned to CPU 1, median of"
+echo "$rounds interleaved rounds; instructions per pair from callgrind."
+echo
+echo "| allocator | alone ns/pair | with LoopHunter | added | instructions alone | with LoopHunter | added |"
+echo "|---|---|---|---|---|---|---|"
+pin=; command -v taskset >/dev/null 2>&1 && pin="taskset -c 1"
+for lib in libjemalloc.so.2 libtcmalloc_minimal.so.4 libmimalloc.so.2; do
+  path=/usr/lib/x86_64-linux-gnu/$lib
+  [ -e "$path" ] || { echo "| $lib | not installed | | | | | |"; continue; }
+  : >"$work/a.alone"; : >"$work/a.lh"
+  for r in $(seq "$rounds"); do
+    LD_PRELOAD=$path $pin "$bench/malloc_bench" 1 $pairs | field ns_per_pair >>"$work/a.alone"
+    LD_PRELOAD=$preload:$path LOOPHUNTER_DIR=$work/m $pin "$bench/malloc_bench" 1 $pairs | field ns_per_pair >>"$work/a.lh"
+  done
+  a=$(median <"$work/a.alone"); l=$(median <"$work/a.lh")
+  ia=- il=- id=-
+  if command -v valgrind >/dev/null 2>&1; then
+    ia=$(per_pair LD_PRELOAD=$path); il=$(per_pair LD_PRELOAD=$preload:$path LOOPHUNTER_DIR=$work/m); id=+$((il - ia))
+  fi
+  printf "| %s | %.2f | %.2f | **%+.2f** | %s | %s | %s |\n" "${lib%%.so*}" "$a" "$l" "$(echo "$l - $a" | bc -l)" "$ia" "$il" "$id"
+done
+echo
 echo "*GTK, alloc family on vs off*: the layout-heavy programs of section 5 under LoopHunter with"
 echo "LOOPHUNTER_HOOKS=layout,alloc,loop,log vs layout,loop,log; CPU time as in section 5 ($cpurounds"
 echo "interleaved rounds, median of per-round ratios and their range) and instructions (callgrind)."

@@ -35,6 +35,9 @@
     X(alloc_calls, "ALLOC_CALLS", 1000000, 16, 4000000000,                                          \
       "allocation calls of one thread in one event-loop iteration above which an alloc-storm is "  \
       "reported")                                                                                  \
+    X(alloc_repeat, "ALLOC_REPEAT", 3, 1, 1000,                                                    \
+      "iterations over an alloc-storm limit, each at most two iterations after the last, before an " \
+      "alloc-storm is reported (a one-off burst, such as start-up, is not one; 1: every crossing)") \
     X(growth_bytes, "GROWTH_BYTES", 67108864, 1024, UINT64_C(1099511627776),                       \
       "net growth of the process's live heap over a growth run above which a heap-growth is "      \
       "reported")                                                                                  \
@@ -84,6 +87,9 @@ enum {
     LH_FAMILY_STALL = 1u << 4,  /* the stall watchdog (needs "loop": iterations) */
     LH_FAMILY_WINDOW = 1u << 5, /* windows' time to first frame; signal emissions timed meanwhile */
     LH_FAMILY_TIMER = 1u << 6,  /* timer sources: storms, and timers that outlive their target */
+    /* Not selectable: the hooks that keep LoopHunter in step with the process (modules unloaded,
+     * symbols looked up by introspection, a sandbox being entered). On whenever LoopHunter is. */
+    LH_FAMILY_PROCESS = 1u << 7,
 };
 
 typedef struct lh_config {

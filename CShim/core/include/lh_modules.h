@@ -38,6 +38,17 @@ typedef struct lh_frame {
 size_t lh_modules_ranges_named(const char names[][64], size_t name_count, lh_range *out,
                                size_t max) LH_HIDDEN;
 
+/* Every loaded segment (PT_LOAD, code and data) of every module, at most `max`; returns the count
+ * (a snapshot, to tell which modules a dlclose unloaded). */
+size_t lh_modules_segments(lh_range *out, size_t max) LH_HIDDEN;
+
+/* Whether `address` lies in one of `ranges[0..n)`. */
+static inline bool lh_ranges_contain(const lh_range *ranges, size_t n, uintptr_t address) {
+    for (size_t i = 0; i < n; i++)
+        if (address >= ranges[i].lo && address < ranges[i].hi) return true;
+    return false;
+}
+
 /* The executable range of the module containing `address` (e.g. LoopHunter itself). */
 bool lh_modules_range_of(const void *address, lh_range *out) LH_HIDDEN;
 

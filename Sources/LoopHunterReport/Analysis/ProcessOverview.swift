@@ -26,6 +26,8 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
     public let liveBytes: UInt64?
     /// False when no allocation reached LoopHunter (another allocator took every malloc call).
     public let mallocIsOurs: Bool?
+    /// When allocations do not reach LoopHunter: the allocator that takes them and what to do.
+    public let allocatorNote: String?
     /// Event-loop stalls and the longest (schema 1.3; nil when the stall hook family was off).
     public let stallCount: UInt64?
     public let longestStallMs: UInt64?
@@ -61,6 +63,9 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
         allocatedBytes = s.alloc?.bytes
         liveBytes = s.alloc?.liveBytes
         mallocIsOurs = s.alloc?.mallocIsOurs
+        allocatorNote = s.alloc?.allocator.flatMap { a in
+            a.aheadOfLoophunter ? "\(a.name) (\(a.module)): \(a.note ?? "it takes every call first")" : nil
+        }
         stallCount = s.stalls?.count
         longestStallMs = s.stalls?.longestMs
         windows = s.windows?.map { WindowOverview($0, callbackName: callbackName) }

@@ -57,7 +57,9 @@ extension FindingText {
             if p.failed > 0 { text += ", \(p.failed) NOT WRITTEN" }
             text += ")"
         }
-        if p.mallocIsOurs == false {
+        if p.mallocIsOurs == false, let note = p.allocatorNote {
+            text += "; allocations not counted: \(note)"
+        } else if p.mallocIsOurs == false {
             text += "; allocations not counted (the process's malloc is another allocator's)"
         } else if let bytes = p.allocatedBytes, let calls = p.allocationCalls {
             text += "; \(ByteCount(bytes)) allocated in \(count(calls, "call")), \(ByteCount(p.liveBytes ?? 0)) live at exit"

@@ -7,7 +7,7 @@ public struct SchemaVersion: Sendable, Hashable, Comparable, CustomStringConvert
     public let minor: Int
 
     /// The version this build writes and reads.
-    public static let current = SchemaVersion(major: 1, minor: 3)
+    public static let current = SchemaVersion(major: 1, minor: 4)
 
     public init(major: Int, minor: Int) {
         self.major = major

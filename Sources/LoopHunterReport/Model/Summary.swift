@@ -42,6 +42,8 @@ public struct Summary: Codable, Sendable, Equatable {
     public let windowMs: UInt64?
     /// Timer sources (schema 1.3): nil when the timer hook family was off, and in older files.
     public let timers: SummaryTimers?
+    /// The seccomp sandbox the process entered (schema 1.4): nil when it entered none.
+    public let sandbox: SummarySandbox?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, id
@@ -61,6 +63,6 @@ public struct Summary: Codable, Sendable, Equatable {
         case table, reports, fingerprints, gtk, alloc, stalls, windows
         case windowsTruncated = "windows_truncated"
         case windowMs = "window_ms"
-        case timers
+        case timers, sandbox
     }
 }

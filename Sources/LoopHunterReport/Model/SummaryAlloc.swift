@@ -3,6 +3,8 @@ public struct SummaryAlloc: Codable, Sendable, Equatable {
     /// Allocations reached LoopHunter's wrappers: false when an allocator preloaded before
     /// LoopHunter or linked into the executable took every call (then nothing here is counted).
     public let mallocIsOurs: Bool
+    /// The allocator in use and whether its calls reach LoopHunter (nil in files before 1.4).
+    public let allocator: SummaryAllocator?
     /// How block sizes were read, e.g. `chunk header (checked against glibc)`.
     public let usableSize: String
     public let calls: UInt64
@@ -21,6 +23,7 @@ public struct SummaryAlloc: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case mallocIsOurs = "malloc_is_ours"
+        case allocator
         case usableSize = "usable_size"
         case calls, bytes, frees
         case freedBytes = "freed_bytes"

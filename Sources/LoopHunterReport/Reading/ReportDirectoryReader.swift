@@ -4,7 +4,8 @@ import Foundation
 /// rewriting anything in it.
 ///
 /// Every regular file whose name does not start with `.` is read (the preload's temporaries are
-/// `.<name>.tmp`); subdirectories are not entered. A file that cannot be used (empty, not JSON,
+/// `.<name>.tmp`); subdirectories are not entered. A spool file (``SpoolFile``: what a sandboxed
+/// process wrote) is read record by record, each record located as `<path>#<n>`. A file that cannot be used (empty, not JSON,
 /// cut short, too large, a future schema, a broken or looping symlink, unreadable) becomes a
 /// ``ReportFileError`` in ``ReportCollection/problems``, with a message naming it, and reading
 /// goes on with the next file.
@@ -29,14 +30,18 @@ public struct ReportDirectoryReader: Sendable {
             results[i] = Self.readOne(paths[i], sizeLimit: sizeLimit)
         }
         var collection = ReportCollection(directory: directory.path)
-        for i in 0..<paths.count {
-            switch results[i] {
-            case .report(let report): collection.reports.append(LocatedReport(path: paths[i], report: report))
-            case .summary(let summary): collection.summaries.append(LocatedSummary(path: paths[i], summary: summary))
+        func add(_ outcome: ReadOutcome?, path: String) {
+            switch outcome {
+            case .report(let report): collection.reports.append(LocatedReport(path: path, report: report))
+            case .summary(let summary): collection.summaries.append(LocatedSummary(path: path, summary: summary))
             case .problem(let problem): collection.problems.append(problem)
+            case .spool(let records):
+                for (n, record) in records.enumerated() { add(record, path: "\(path)#\(n + 1)") }
             case .skipped, .none: break
             }
         }
+        for i in 0..<paths.count { add(results[i], path: paths[i]) }
+        collection.dropSpooledDuplicates()
         collection.reports.sort { ($0.report.timeNs, $0.path) < ($1.report.timeNs, $1.path) }
         collection.summaries.sort { $0.path < $1.path }
         return collection
@@ -76,6 +81,9 @@ public struct ReportDirectoryReader: Sendable {
         case S_IFDIR: return .skipped // subdirectories are not entered
         default: return .problem(.notLoopHunter(path: path))
         }
+        if SpoolFile.isSpoolName(URL(fileURLWithPath: path).lastPathComponent) {
+            return readSpool(path, size: Int(st.st_size))
+        }
         if Int(st.st_size) > sizeLimit {
             return .problem(.tooLarge(path: path, bytes: Int(st.st_size), limit: sizeLimit))
         }
@@ -87,6 +95,33 @@ public struct ReportDirectoryReader: Sendable {
         } catch {
             return .problem(error)
         }
+    }
+
+    /// Each record of a spool file, decoded as a file of its own would be.
+    private static func readSpool(_ path: String, size: Int) -> ReadOutcome {
+        if size > SpoolFile.maximumBytes {
+            return .problem(.tooLarge(path: path, bytes: size, limit: SpoolFile.maximumBytes))
+        }
+        if access(path, R_OK) != 0 { return .problem(.unreadable(path: path, reason: String(cString: strerror(errno)))) }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: [.mappedIfSafe]) else {
+            return .problem(.unreadable(path: path, reason: "cannot be read"))
+        }
+        let spool = SpoolFile(data)
+        var outcomes: [ReadOutcome] = []
+        for (n, record) in spool.records.enumerated() {
+            do throws(ReportFileError) {
+                switch try ReportFile.decode(record, path: "\(path)#\(n + 1)") {
+                case .report(let report): outcomes.append(.report(report))
+                case .summary(let summary): outcomes.append(.summary(summary))
+                }
+            } catch {
+                outcomes.append(.problem(error))
+            }
+        }
+        if spool.damaged > 0 {
+            outcomes.append(.problem(.invalid(path: path, detail: "\(spool.damaged) spooled record(s) cut short or damaged (the disk was full?)")))
+        }
+        return .spool(outcomes)
     }
 
     static func reason(_ error: any Error) -> String {

@@ -89,7 +89,7 @@ struct ReliabilityProcessTests {
         try Rel.ensureBuilt()
         let dir = ReportDirectory("rel-jit")
         defer { dir.remove() }
-        Rel.same([Rel.program, "jit", Rel.path("librel-nounwind.so")], dir: dir, extra: ["LOOPHUNTER_ALLOC_CALLS": "100"])
+        Rel.same([Rel.program, "jit", Rel.path("librel-nounwind.so")], dir: dir, extra: ["LOOPHUNTER_ALLOC_CALLS": "100", "LOOPHUNTER_ALLOC_REPEAT": "1"])
         let types = try Rel.json(dir, "report-").compactMap { ($0["object"] as? [String: Any])?["type"] as? String }
         #expect(types.contains("NoUnwindView") && types.contains("JitView"), "\(types)")
         #expect(Rel.allDecode(dir) >= 3)

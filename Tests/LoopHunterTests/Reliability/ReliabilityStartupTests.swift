@@ -57,7 +57,8 @@ struct ReliabilityStartupTests {
         // The first capture of the process is an alloc-storm, taken inside the malloc hook.
         let first = ReportDirectory("rel-first-capture")
         defer { first.remove() }
-        Rel.same([AllocTests.probe, "exact", "3", "200"], dir: first, extra: ["LOOPHUNTER_ALLOC_CALLS": "16"])
+        Rel.same([AllocTests.probe, "exact", "3", "200"], dir: first,
+                 extra: ["LOOPHUNTER_ALLOC_CALLS": "16", "LOOPHUNTER_ALLOC_REPEAT": "1"])
         let kinds = try Rel.json(first, "report-").compactMap { $0["kind"] as? String }
         #expect(kinds.contains("alloc-storm"), "\(kinds)")
 
