@@ -25,5 +25,5 @@ if [ -z "$clang" ]; then
 fi
 [ -n "$clang" ] || { echo "build-fuzzers: no clang with -fsanitize=fuzzer available" >&2; exit 1; }
 "$clang" -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -DLH_FUZZ -ICShim/core/include -ICShim/include Tests/Fuzz/fuzz_config.c CShim/core/lh_config.c CShim/core/lh_buf.c -fuse-ld=bfd \
+  -DLH_FUZZ -ICShim/core/include -ICShim/include Tests/Fuzz/fuzz_config.c CShim/core/lh_config.c CShim/core/lh_buf.c CShim/core/lh_shared.c -fuse-ld=bfd \
   -o "$out/fuzz-config"

@@ -40,17 +40,25 @@ if ! [ -f /usr/include/x86_64-linux-gnu/libunwind.h ] && ! [ -f /usr/include/lib
   exit 1
 fi
 
+# The preload's layers (CShim/preload/README.md): one folder each, each an include path.
+preload_layers=(interpose runtime detectors toolkits report)
+preload_includes=() preload_sources=()
+for layer in "${preload_layers[@]}"; do
+  preload_includes+=("-ICShim/preload/$layer")
+  preload_sources+=(CShim/preload/"$layer"/*.c)
+done
+
 build_preload() {
   # The export list comes from the hook table (one row per interposed name).
-  "$cc" -E -P -x c -ICShim/preload CShim/preload/exports.map.in -o "$out/loophunter-exports.map"
+  "$cc" -E -P -x c -ICShim/preload/interpose CShim/preload/interpose/exports.map.in -o "$out/loophunter-exports.map"
   # -fvisibility=hidden + the version script: the .so exports only the hook table's names and the
   # documented loophunter_* API. Initial-exec TLS: the hooks run inside malloc and signal handlers.
   # No frame pointer in the preload: the malloc wrappers are a few instructions each (our frames
   # are removed from every stack we report; libunwind uses the DWARF CFI, not frame pointers).
   "$cc" "${common[@]}" -fomit-frame-pointer -shared -fvisibility=hidden -ftls-model=initial-exec \
     -fno-stack-protector -fno-plt -DLH_PRELOAD_BUILD \
-    -ICShim/include -ICShim/core/include -ICShim/preload \
-    CShim/core/*.c CShim/preload/*.c \
+    -ICShim/include -ICShim/core/include "${preload_includes[@]}" \
+    CShim/core/*.c "${preload_sources[@]}" \
     -Wl,--version-script="$out/loophunter-exports.map" -Wl,--as-needed -Wl,-z,relro -Wl,-z,now \
     -Wl,--build-id -Wl,-soname,libloophunter.so \
     -lunwind -ldl -lpthread -o "$out/libloophunter.so.tmp"

@@ -2,7 +2,7 @@
 # Builds the host programs of the reliability suite (Tests/Programs/reliability, see
 # docs/reliability.md) into .build/release/test-programs/reliability/. Run after
 # scripts/build-native.sh (it links libtoykit.so from the same directory).
-#   lh-rel                  the multi-mode host program (one mode per RELIABILITY.md row)
+#   lh-rel                  the multi-mode host program (one mode per docs/reliability.md row)
 #   lh-rel-asan             the same, built with AddressSanitizer (row 21)
 #   librel-ctor.so          dlopen'ed in a loop; its constructor mallocs (row 5)
 #   librel-first.so         a preload whose constructor mallocs and polls (row 2)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long fuzz run of the env parser (RELIABILITY.md row 25): libFuzzer with ASan+UBSan for
+# The long fuzz run of the env parser (Reliability row 25): libFuzzer with ASan+UBSan for
 # SECONDS (default 600) over Tests/Fuzz/corpus/config, new inputs kept in .build/fuzz/config.
 # The test suite runs the same harness for a few seconds (ReliabilityFuzzTests).
 # Usage: scripts/fuzz.sh [SECONDS]

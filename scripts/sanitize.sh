@@ -3,7 +3,7 @@
 # then separately with ThreadSanitizer (through scripts/build-native.sh's CFLAGS_EXTRA and OUT),
 # and once more as a TSan-built host with the ordinary preload (tsan-host), and runs the toykit
 # scenarios and the thread stress programs under each. Exits non-zero on any
-# sanitizer finding (or a program failing). RELIABILITY.md rows 21, 3, 13, 24; docs/reliability.md.
+# sanitizer finding (or a program failing). Reliability rows 21, 3, 13, 24; docs/reliability.md.
 #   ASan host rule: the sanitizer runtime comes first, LD_PRELOAD=libasan.so:libloophunter.so.
 # Usage: scripts/sanitize.sh [asan|tsan|tsan-host|all]   (default all)
 set -uo pipefail

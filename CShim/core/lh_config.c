@@ -210,30 +210,38 @@ static void add_loop_lib(void *arg, const char *item, size_t n) {
     }
 }
 
+static bool item_is(const char *item, size_t n, const char *name) {
+    return strlen(name) == n && strncmp(name, item, n) == 0;
+}
+
+/* One item of LOOPHUNTER_HOOKS: a selectable family of lh_shared.h, `all` or `none`. */
 static void add_family(void *arg, const char *item, size_t n) {
     list_state *st = arg;
-    static const struct {
-        const char *name;
-        unsigned bits;
-    } families[] = {
-        {"layout", LH_FAMILY_LAYOUT},
-        {"loop", LH_FAMILY_LOOP},
-        {"log", LH_FAMILY_LOG},
-        {"alloc", LH_FAMILY_ALLOC},
-        {"stall", LH_FAMILY_STALL},
-        {"window", LH_FAMILY_WINDOW},
-        {"timer", LH_FAMILY_TIMER},
-        {"all", LH_FAMILY_LAYOUT | LH_FAMILY_LOOP | LH_FAMILY_LOG | LH_FAMILY_ALLOC | LH_FAMILY_STALL |
-                    LH_FAMILY_WINDOW | LH_FAMILY_TIMER},
-        {"none", 0},
-    };
-    for (size_t i = 0; i < LH_ARRAY_COUNT(families); i++) {
-        if (strlen(families[i].name) == n && strncmp(families[i].name, item, n) == 0) {
-            st->cfg->families |= families[i].bits;
+    unsigned all = 0;
+    for (unsigned i = 0; i < LH_FAMILY_COUNT; i++) {
+        if (!lh_family_selectable[i]) continue;
+        all |= 1u << i;
+        if (item_is(item, n, lh_family_names[i])) {
+            st->cfg->families |= 1u << i;
             return;
         }
     }
-    message_about_item(st, item, n, "unknown hook family (known: layout, alloc, loop, log, stall, window, timer, all, none)");
+    if (item_is(item, n, "all")) {
+        st->cfg->families |= all;
+        return;
+    }
+    if (item_is(item, n, "none")) return;
+    char known[160];
+    lh_buf k;
+    lh_buf_init(&k, known, sizeof known);
+    lh_buf_put(&k, "unknown hook family (known: ");
+    for (unsigned i = 0; i < LH_FAMILY_COUNT; i++) {
+        if (!lh_family_selectable[i]) continue;
+        lh_buf_put(&k, lh_family_names[i]);
+        lh_buf_put(&k, ", ");
+    }
+    lh_buf_put(&k, "all, none)");
+    message_about_item(st, item, n, known);
 }
 
 static void derive_lists(loader *ld, lh_config *cfg) {
@@ -336,4 +344,18 @@ void lh_config_visit(const lh_config *cfg, lh_config_visit_fn fn, void *ctx) {
 #undef LH_VISIT_NUMBER
 #undef LH_VISIT_FLAG
 #undef LH_VISIT_STRING
+}
+
+/* The whole-number variables, as data: for the loophunter command, which checks its options
+ * against the same ranges (one table, lh_config.h). */
+static const lh_config_number_info number_info[] = {
+#define LH_INFO_NUMBER(field, name, def, lo, hi, help) {PREFIX name, def, lo, hi, help},
+    LH_CONFIG_NUMBERS(LH_INFO_NUMBER)
+#undef LH_INFO_NUMBER
+};
+
+size_t lh_config_number_count(void) { return LH_ARRAY_COUNT(number_info); }
+
+const lh_config_number_info *lh_config_number_at(size_t index) {
+    return index < LH_ARRAY_COUNT(number_info) ? &number_info[index] : NULL;
 }

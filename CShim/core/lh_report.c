@@ -274,8 +274,8 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
 
     lh_json_begin_object(&j, NULL);
     lh_json_string(&j, "schema", "loophunter/report");
-    lh_json_string(&j, "version", "1.4");
-    lh_json_string(&j, "kind", r->kind);
+    lh_json_string(&j, "version", LH_SCHEMA_VERSION);
+    lh_json_string(&j, "kind", r->kind < LH_KIND_COUNT ? lh_kind_names[r->kind] : NULL);
     lh_json_string(&j, "id", r->id);
     lh_json_string(&j, "time", time_text.data);
     lh_json_u64(&j, "time_ns", r->wall_ns);
@@ -310,7 +310,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
     lh_json_u64(&j, "count", r->count);
     lh_json_u64(&j, "threshold", r->threshold);
     lh_json_string(&j, "count_unit", r->count_unit);
-    if (strcmp(r->kind, "layout-streak") == 0) {
+    if (r->kind == LH_KIND_LAYOUT_STREAK) {
         lh_json_begin_object(&j, "streak");
         lh_json_u64(&j, "last_iteration_layouts", r->last_iteration_layouts);
         size_object(&j, "size_before", r->size_before);
@@ -349,7 +349,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
     history_json(&j, r);
     frames_json(&j, r, "frames", 0, r->frame_count);
     lh_json_bool(&j, "frames_truncated", r->frames_truncated);
-    if (r->created_count != 0 || (r->timer != NULL && strcmp(r->kind, "timer-outlives-target") == 0))
+    if (r->created_count != 0 || (r->timer != NULL && r->kind == LH_KIND_TIMER_OUTLIVES_TARGET))
         frames_json(&j, r, "created_frames", r->created_first, r->created_count);
     lh_json_end_object(&j);
     return !out->overflow;
@@ -370,11 +370,11 @@ static uint64_t fnv_str(uint64_t h, const char *s) {
     return fnv(h, "\0", 1);
 }
 
-uint64_t lh_report_fingerprint(const char *kind, const char *hook, const char *type, const char *extra,
+uint64_t lh_report_fingerprint(lh_kind kind, const char *hook, const char *type, const char *extra,
                                const lh_frame *frames, size_t frame_count, const lh_module *modules,
                                size_t depth) {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
-    h = fnv_str(h, kind);
+    h = fnv_str(h, kind < LH_KIND_COUNT ? lh_kind_names[kind] : "");
     h = fnv_str(h, hook);
     h = fnv_str(h, type);
     if (extra != NULL) h = fnv_str(h, extra);

@@ -33,8 +33,8 @@ int lh_table_init(lh_table *t, uint64_t capacity) {
     t->allocs = allocs;
     t->capacity = capacity;
     t->mask = capacity - 1;
-    atomic_store_explicit(&t->used, 0, memory_order_relaxed);
-    atomic_store_explicit(&t->dropped, 0, memory_order_relaxed);
+    lh_store_relaxed(&t->used, 0);
+    lh_store_relaxed(&t->dropped, 0);
     return 0;
 }
 
@@ -44,8 +44,8 @@ void lh_table_clear(lh_table *t) {
     madvise(t->slots, (size_t)t->capacity * sizeof(lh_slot), MADV_DONTNEED);
     madvise((void *)t->sizes, (size_t)t->capacity * LH_SIZE_RING * sizeof(uint64_t), MADV_DONTNEED);
     madvise(t->allocs, (size_t)t->capacity * sizeof(lh_slot_alloc), MADV_DONTNEED);
-    atomic_store_explicit(&t->used, 0, memory_order_relaxed);
-    atomic_store_explicit(&t->dropped, 0, memory_order_relaxed);
+    lh_store_relaxed(&t->used, 0);
+    lh_store_relaxed(&t->dropped, 0);
 }
 
 lh_slot *lh_table_slot_probe(lh_table *t, uint64_t key) {
@@ -56,19 +56,18 @@ lh_slot *lh_table_slot_probe(lh_table *t, uint64_t key) {
         lh_slot *s = &t->slots[i];
         /* acquire: pairs with the release of the CAS below, so a slot seen claimed is also seen
          * with its zeroed state (it is zero from mmap; the order matters only after a clear). */
-        uint64_t k = atomic_load_explicit(&s->key, memory_order_acquire);
+        uint64_t k = lh_load_acquire(&s->key);
         if (k == key) return s;
         if (k != 0) continue;
         uint64_t expected = 0;
         /* acq_rel: claim the empty slot, or learn who did (then `expected` holds their key). */
-        if (atomic_compare_exchange_strong_explicit(&s->key, &expected, key, memory_order_acq_rel,
-                                                    memory_order_acquire)) {
-            atomic_fetch_add_explicit(&t->used, 1, memory_order_relaxed); /* statistic only */
+        if (lh_cas_acq_rel_both(&s->key, &expected, key)) {
+            lh_add_relaxed(&t->used, 1); /* statistic only */
             return s;
         }
         if (expected == key) return s; /* another thread inserted the same key first */
     }
-    atomic_fetch_add_explicit(&t->dropped, 1, memory_order_relaxed); /* statistic only */
+    lh_add_relaxed(&t->dropped, 1); /* statistic only */
     return NULL;
 }
 
@@ -80,24 +79,24 @@ bool lh_table_forget(lh_table *t, const void *object, unsigned hook) {
     for (uint64_t n = 0; n < probes; n++, i = (i + 1) & t->mask) {
         lh_slot *s = &t->slots[i];
         /* acquire: see the slot's state as its claimer published it. */
-        uint64_t k = atomic_load_explicit(&s->key, memory_order_acquire);
+        uint64_t k = lh_load_acquire(&s->key);
         if (k == 0) return false;
         if (k != key) continue;
         /* The key stays (the slot is the object's home for the next one at this address); its
          * counts and detector state go back to a new slot's. relaxed: like the counting itself,
          * owned by the thread that lays the object out (and finalizes it). */
-        atomic_store_explicit(&s->count, 0, memory_order_relaxed);
-        atomic_store_explicit(&s->last_layout_iter, 0, memory_order_relaxed);
-        atomic_store_explicit(&s->geometry, 0, memory_order_relaxed);
-        atomic_store_explicit(&s->streak, 0, memory_order_relaxed);
-        atomic_store_explicit(&s->linked, 0, memory_order_relaxed);
-        atomic_store_explicit(&s->reported_streak, 0, memory_order_relaxed);
-        atomic_store_explicit(&s->total, 0, memory_order_relaxed);
-        atomic_store_explicit(&s->type, NULL, memory_order_relaxed);
+        lh_store_relaxed(&s->count, 0);
+        lh_store_relaxed(&s->last_layout_iter, 0);
+        lh_store_relaxed(&s->geometry, 0);
+        lh_store_relaxed(&s->streak, 0);
+        lh_store_relaxed(&s->linked, 0);
+        lh_store_relaxed(&s->reported_streak, 0);
+        lh_store_relaxed(&s->total, 0);
+        lh_store_relaxed(&s->type, NULL);
         for (size_t r = 0; r < LH_SIZE_RING; r++)
-            atomic_store_explicit(&t->sizes[i * LH_SIZE_RING + r], 0, memory_order_relaxed);
-        atomic_store_explicit(&t->allocs[i].bytes, 0, memory_order_relaxed);
-        atomic_store_explicit(&t->allocs[i].calls, 0, memory_order_relaxed);
+            lh_store_relaxed(&t->sizes[i * LH_SIZE_RING + r], 0);
+        lh_store_relaxed(&t->allocs[i].bytes, 0);
+        lh_store_relaxed(&t->allocs[i].calls, 0);
         return true;
     }
     return false;
@@ -106,8 +105,7 @@ bool lh_table_forget(lh_table *t, const void *object, unsigned hook) {
 uint64_t lh_table_size_at(lh_table *t, const lh_slot *s, uint64_t layout_iter) {
     if (t->sizes == NULL || layout_iter == 0) return LH_GEOMETRY_NONE;
     size_t i = (size_t)(s - t->slots);
-    uint64_t entry = atomic_load_explicit(&t->sizes[i * LH_SIZE_RING + layout_iter % LH_SIZE_RING],
-                                          memory_order_relaxed);
+    uint64_t entry = lh_load_relaxed(&t->sizes[i * LH_SIZE_RING + layout_iter % LH_SIZE_RING]);
     if ((entry >> 32) != ((layout_iter + 1) & 0xffffffffu)) return LH_GEOMETRY_NONE;
     return ((entry >> 16) & 0xffff) << 32 | (entry & 0xffff);
 }

@@ -2,7 +2,7 @@ import Foundation
 import LoopHunterReport
 
 /// Whether `LD_PRELOAD` can reach a program at all, checked before `run` starts it, so that a run
-/// that can see nothing says so instead of reporting "no loops found" (RELIABILITY.md row 19).
+/// that can see nothing says so instead of reporting "no loops found" (Reliability row 19).
 enum PreloadReach {
     /// A one-line explanation when the loader will not load LoopHunter into the program at
     /// `executable`; nil when it will (or when the file is not an ELF executable, such as a script,

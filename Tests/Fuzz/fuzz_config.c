@@ -1,5 +1,5 @@
 /*
- * fuzz_config.c — libFuzzer harness of the env parser (CShim/core/lh_config.c, RELIABILITY.md
+ * fuzz_config.c — libFuzzer harness of the env parser (CShim/core/lh_config.c, docs/reliability.md
  * row 25). The input is split at NUL bytes into an environment array ("NAME=value" strings, many
  * of them LOOPHUNTER_*: a leading byte below 0x80 picks a known variable name to prefix); each
  * array is parsed by lh_config_load, whose every message must be one bounded line, and whose

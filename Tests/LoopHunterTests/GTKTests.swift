@@ -161,7 +161,7 @@ struct GTKTests {
     @Test("the preload's GTK offsets are those of the installed headers")
     func offsets() throws {
         try Native.ensureBuilt()
-        let source = try String(contentsOf: Native.root.appendingPathComponent("CShim/preload/lh_gtk.c"), encoding: .utf8)
+        let source = try String(contentsOf: Native.root.appendingPathComponent("CShim/preload/toolkits/lh_gtk.c"), encoding: .utf8)
         func constant(_ name: String) -> String? {
             source.split(separator: "\n").first { $0.hasPrefix("#define \(name) ") }?.split(separator: " ").last.map(String.init)
         }

@@ -33,13 +33,14 @@ struct PreloadLinkageTests {
             return String(fields[2])
         })
         // The hook table is the single source of truth for interposed names.
-        let table = try String(contentsOf: Native.root.appendingPathComponent("CShim/preload/lh_hooks.def"),
+        let table = try String(contentsOf: Native.root.appendingPathComponent("CShim/preload/interpose/lh_hooks.def"),
                                encoding: .utf8)
         let hooks = table.split(separator: "\n").compactMap { line -> String? in
-            // Every row kind but LH_VFUNC_HOOK (vtable slots, not symbols) is an exported symbol.
-            let exportedKinds = ["LH_LOOP_HOOK(", "LH_LAYOUT_HOOK(", "LH_CUSTOM_HOOK(", "LH_ALLOC_HOOK("]
-            guard exportedKinds.contains(where: { line.hasPrefix($0) }) else { return nil }
-            // The name is the first argument: `LH_LOOP_HOOK(poll, ...)`, `LH_ALLOC_HOOK(malloc)`.
+            // Every row (a line starting `LH_<SHAPE>_HOOK(`) but LH_VFUNC_HOOK (vtable slots, not
+            // symbols) is an exported symbol.
+            guard line.hasPrefix("LH_"), let open = line.firstIndex(of: "("),
+                  line[..<open].hasSuffix("_HOOK"), !line.hasPrefix("LH_VFUNC_HOOK(") else { return nil }
+            // The name is the first argument: `LH_WAIT_HOOK(poll, ...)`, `LH_ALLOC_HOOK(malloc)`.
             return line.split(separator: "(")[1].split(whereSeparator: { $0 == "," || $0 == ")" })[0]
                 .trimmingCharacters(in: .whitespaces)
         }

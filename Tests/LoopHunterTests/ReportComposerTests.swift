@@ -59,7 +59,7 @@ struct ReportComposerTests {
                             memory.top = top
                             return withUnsafePointer(to: &memory) { memoryPtr in
                                 var data = lh_report_data()
-                                data.kind = UnsafePointer(strings.pointers[0])
+                                data.kind = LH_KIND_LAYOUT_STORM
                                 data.id = UnsafePointer(strings.pointers[1])
                                 data.wall_ns = 1_795_240_537_317_967_347
                                 data.pid = 42

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: what event-loop health costs a program, side by side in one run.
-#   1. free(): LoopHunter checks one counter (live timers with user data) on every free(). The
-#      preload as shipped vs the same preload built without that check (LH_BENCH_NO_TIMER_CHECK),
+#   1. free(): LoopHunter checks one counter (detectors watching frees: live timers with user data) on every free(). The
+#      preload as shipped vs the same preload built without that check (LH_BENCH_NO_FREE_WATCH),
 #      in ns per malloc+free pair (median of ROUNDS interleaved rounds, pinned to one CPU) and in
 #      instructions per pair (callgrind: the deterministic measure).
 #   2. The stall watchdog on an idle GTK 3 program for SECONDS: the CPU time of the watchdog thread
@@ -19,7 +19,7 @@ scripts/build-gtk-programs.sh >/dev/null
 rel=$(readlink -f .build/release)
 work=$(mktemp -d /tmp/loophunter-health-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-OUT=$work/nocheck CFLAGS_EXTRA=-DLH_BENCH_NO_TIMER_CHECK scripts/build-native.sh >/dev/null
+OUT=$work/nocheck CFLAGS_EXTRA=-DLH_BENCH_NO_FREE_WATCH scripts/build-native.sh >/dev/null
 cc -O2 scripts/bench/malloc_bench.c -lpthread -o "$work/malloc_bench"
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }

@@ -318,7 +318,7 @@ if command -v valgrind >/dev/null 2>&1; then
 fi
 echo
 echo "*Per malloc+free pair under each replacement allocator*: the allocator preloaded alone vs"
-echo "\\`libloophunter.so:ALLOCATOR\\` (the order \\`loophunter run\\` makes; every call forwarded to the"
+echo '`libloophunter.so:ALLOCATOR` (the order `loophunter run` makes; every call forwarded to the'
 echo "allocator and counted, sizes from its malloc_usable_size); 1 thread pinned to CPU 1, median of"
 echo "$rounds interleaved rounds; instructions per pair from callgrind."
 echo

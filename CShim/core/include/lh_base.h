@@ -8,8 +8,8 @@
  * where the host could observe it, and keeps no state on the stack larger than a few hundred bytes
  * (threads may have PTHREAD_STACK_MIN stacks; signal handlers may run on a SIGSTKSZ alt stack).
  *
- * Atomics: every atomic access names its memory order explicitly (the *_explicit forms), with the
- * reason beside it when it is stronger than relaxed.
+ * Atomics: every atomic access names its memory order (lh_atomic.h), with the reason beside it
+ * when it is stronger than relaxed.
  */
 #ifndef LH_BASE_H
 #define LH_BASE_H
@@ -18,6 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "lh_atomic.h"
+#include "lh_shared.h"
 
 #if defined(LH_PRELOAD_BUILD)
 #define LH_HIDDEN __attribute__((visibility("hidden")))
@@ -29,24 +32,6 @@
 #define LH_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define LH_NOINLINE __attribute__((noinline))
 #define LH_ARRAY_COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* Adds to a counter only one thread writes (others read it with relaxed loads): a load and
- * a store, no locked instruction. On x86-64 that is one unlocked `add` to memory, whose load and
- * store are each single-copy atomic for an aligned 8-byte word, as a relaxed load and a relaxed
- * store are (the compiler cannot fuse the two atomics itself). ThreadSanitizer builds use the C11
- * form so that the sanitizer sees the accesses. */
-static inline void lh_owner_add(_Atomic uint64_t *c, uint64_t v) {
-#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
-    __asm__("addq %1, %0" : "+m"(*(uint64_t *)c) : "er"(v));
-#else
-    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v, memory_order_relaxed);
-#endif
-}
-
-/* Report schema version written by this build (docs/report-schema.md). */
-#define LH_SCHEMA_MAJOR 1
-#define LH_SCHEMA_MINOR 1
-#define LH_VERSION_STRING "0.1.0"
 
 /* Nanoseconds on CLOCK_MONOTONIC / CLOCK_REALTIME (vDSO; async-signal-safe). */
 uint64_t lh_now_ns(void) LH_HIDDEN;

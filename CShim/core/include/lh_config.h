@@ -78,19 +78,7 @@
 #define LH_CONFIG_MAX_MESSAGES 16
 #define LH_CONFIG_MESSAGE_LEN 240
 
-/* Hook families (LOOPHUNTER_HOOKS); bit i = family i. */
-enum {
-    LH_FAMILY_LAYOUT = 1u << 0, /* layout entry points of toolkits, GTK class vtables, frame clocks */
-    LH_FAMILY_LOOP = 1u << 1,   /* poll()-family: event-loop iteration boundaries */
-    LH_FAMILY_LOG = 1u << 2,    /* GLib logging: toolkit warnings */
-    LH_FAMILY_ALLOC = 1u << 3,  /* the malloc family: allocation accounting */
-    LH_FAMILY_STALL = 1u << 4,  /* the stall watchdog (needs "loop": iterations) */
-    LH_FAMILY_WINDOW = 1u << 5, /* windows' time to first frame; signal emissions timed meanwhile */
-    LH_FAMILY_TIMER = 1u << 6,  /* timer sources: storms, and timers that outlive their target */
-    /* Not selectable: the hooks that keep LoopHunter in step with the process (modules unloaded,
-     * symbols looked up by introspection, a sandbox being entered). On whenever LoopHunter is. */
-    LH_FAMILY_PROCESS = 1u << 7,
-};
+/* Hook families (LOOPHUNTER_HOOKS): LH_FAMILY_* in lh_shared.h, one table with Swift. */
 
 typedef struct lh_config {
 #define LH_FIELD_NUMBER(field, name, def, lo, hi, help) uint64_t field;
@@ -120,5 +108,15 @@ int lh_config_load(lh_config *cfg, char *const *envp, unsigned uid, lh_config_em
 typedef void (*lh_config_visit_fn)(void *ctx, const char *name, const char *value_text,
                                    uint64_t number, int kind /* 0 number, 1 flag, 2 text */);
 void lh_config_visit(const lh_config *cfg, lh_config_visit_fn fn, void *ctx) LH_HIDDEN;
+
+/* A whole-number variable's name (with its LOOPHUNTER_ prefix), default, range and meaning. */
+typedef struct lh_config_number_info {
+    const char *name;
+    uint64_t default_value, min, max;
+    const char *help;
+} lh_config_number_info;
+size_t lh_config_number_count(void) LH_HIDDEN;
+/* The index-th whole-number variable, in lh_config.h's order; NULL past the end. */
+const lh_config_number_info *lh_config_number_at(size_t index) LH_HIDDEN;
 
 #endif

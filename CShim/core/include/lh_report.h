@@ -123,7 +123,7 @@ typedef struct lh_report_timer {
 } lh_report_timer;
 
 typedef struct lh_report_data {
-    const char *kind;            /* "layout-storm", ..., "stall", "slow-window", "timer-storm", "timer-outlives-target" */
+    lh_kind kind;                /* LH_KIND_* (lh_shared.h) */
     const char *id;              /* unique: run tag, pid, sequence */
     uint64_t wall_ns;
     int pid, ppid;
@@ -171,7 +171,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) LH_HIDDEN;
 /* A stable fingerprint (across runs and ASLR): kind, hook, object type, `extra` (NULL, or a text
  * that tells reports apart, like a warning's format), and the module file names and offsets of the
  * top `depth` frames. */
-uint64_t lh_report_fingerprint(const char *kind, const char *hook, const char *type, const char *extra,
+uint64_t lh_report_fingerprint(lh_kind kind, const char *hook, const char *type, const char *extra,
                                const lh_frame *frames, size_t frame_count, const lh_module *modules,
                                size_t depth) LH_HIDDEN;
 

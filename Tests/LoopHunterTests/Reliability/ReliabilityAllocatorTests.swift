@@ -2,7 +2,7 @@ import Foundation
 import LoopHunterReport
 import Testing
 
-/// RELIABILITY.md row 32: replacement allocators from Debian's packages, preloaded after
+/// Reliability row 32: replacement allocators from Debian's packages, preloaded after
 /// LoopHunter (what `loophunter run` makes of a user's LD_PRELOAD), ahead of it, and linked into
 /// the program. The host's status and output are unchanged; counts are exact wherever allocations
 /// pass through LoopHunter; when they cannot, the summary and `report` name the allocator and say

@@ -2,7 +2,7 @@ import Foundation
 import LoopHunterReport
 import Testing
 
-/// RELIABILITY.md row 25: the env parser under libFuzzer (a short run; scripts/fuzz.sh is the long
+/// Reliability row 25: the env parser under libFuzzer (a short run; scripts/fuzz.sh is the long
 /// one) and the report reader under randomized inputs (a seeded generator, so a failure repeats).
 @Suite("reliability: fuzzing")
 struct ReliabilityFuzzTests {

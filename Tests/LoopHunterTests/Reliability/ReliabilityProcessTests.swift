@@ -2,7 +2,7 @@ import Foundation
 import LoopHunterReport
 import Testing
 
-/// RELIABILITY.md rows 9–19: processes, signals, exit, and stacks.
+/// Reliability rows 9–19: processes, signals, exit, and stacks.
 @Suite("reliability: processes, signals, exit, stacks")
 struct ReliabilityProcessTests {
     @Test("row 9: fork storm, 30 children x 10 allocating threads, each forking a grandchild that mallocs 10,000 times")

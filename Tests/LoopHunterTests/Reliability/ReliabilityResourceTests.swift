@@ -2,7 +2,7 @@ import Foundation
 import LoopHunterReport
 import Testing
 
-/// RELIABILITY.md rows 21–27 and 31: coexistence, resources, report files, secrets.
+/// Reliability rows 21–27 and 31: coexistence, resources, report files, secrets.
 @Suite("reliability: coexistence, resources, report files")
 struct ReliabilityResourceTests {
     static let libasan = "/usr/lib/x86_64-linux-gnu/libasan.so.8"

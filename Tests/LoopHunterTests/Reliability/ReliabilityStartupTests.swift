@@ -2,7 +2,7 @@ import Foundation
 import LoopHunterReport
 import Testing
 
-/// RELIABILITY.md rows 1–8: loading and start-up. Each run is under a watchdog (HostRun) and
+/// Reliability rows 1–8: loading and start-up. Each run is under a watchdog (HostRun) and
 /// compared with the same program run without the preload.
 @Suite("reliability: loading and start-up")
 struct ReliabilityStartupTests {
@@ -78,7 +78,7 @@ struct ReliabilityStartupTests {
         try Rel.ensureBuilt()
         let dir = ReportDirectory("rel-dlopen")
         defer { dir.remove() }
-        // The RELIABILITY.md row asks for 60 s; 8 s keeps CI's budget (scripts/sanitize.sh and a
+        // The reliability row asks for 60 s; 8 s keeps CI's budget (scripts/sanitize.sh and a
         // manual `lh-rel dlopen-storm 60 ...` run the long form).
         let run = HostRun.underPreload([Rel.program, "dlopen-storm", "8", Rel.path("librel-ctor.so")], dir: dir.path, timeout: 60)
         #expect(run.status == 0 && !run.timedOut, "\(run.stderr)")

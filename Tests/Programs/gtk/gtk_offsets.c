@@ -1,6 +1,6 @@
 /* gtk_offsets.c — built twice, as gtk3-offsets and gtk4-offsets: prints the class layout of the
  * installed GTK headers (name=value lines), for the test that checks the preload's constants
- * (CShim/preload/lh_gtk.c) against them. */
+ * (CShim/preload/toolkits/lh_gtk.c) against them. */
 #include <gtk/gtk.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * lh_rel.c — the host program of the reliability suite (Tests/LoopHunterTests/Reliability/,
- * docs/reliability.md). Each mode reproduces one row of RELIABILITY.md: it does what the row
+ * docs/reliability.md). Each mode reproduces one reliability row (docs/reliability.md): it does what the row
  * says real programs do, prints what it did (so a test can compare LoopHunter's counts with the
  * truth, and the output with and without the preload), and exits 0 when the host was unharmed.
  * It uses toykit's exported layout entry point like an application and the preload's public API

@@ -1,0 +1,29 @@
+/*
+ * lh_shared.c — the shared tables of lh_shared.h as arrays (read by Swift, and by C code that
+ * names a kind or a family). Constant data only: safe anywhere.
+ */
+#include "lh_shared.h"
+
+const char *const lh_kind_names[LH_KIND_COUNT] = {
+#define LH_KIND_NAME(id, name) [LH_KIND_##id] = name,
+    LH_REPORT_KINDS(LH_KIND_NAME)
+#undef LH_KIND_NAME
+};
+
+const char *const lh_family_names[LH_FAMILY_COUNT] = {
+#define LH_FAMILY_NAME(id, name, selectable) [LH_FAMILY_BIT_##id] = name,
+    LH_HOOK_FAMILIES(LH_FAMILY_NAME)
+#undef LH_FAMILY_NAME
+};
+
+const unsigned char lh_family_selectable[LH_FAMILY_COUNT] = {
+#define LH_FAMILY_SELECTABLE(id, name, selectable) [LH_FAMILY_BIT_##id] = selectable,
+    LH_HOOK_FAMILIES(LH_FAMILY_SELECTABLE)
+#undef LH_FAMILY_SELECTABLE
+};
+
+const char *lh_family_name(unsigned family) {
+    for (unsigned i = 0; i < LH_FAMILY_COUNT; i++)
+        if (family == 1u << i) return lh_family_names[i];
+    return "other";
+}

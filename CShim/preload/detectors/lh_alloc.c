@@ -1,0 +1,1057 @@
+/*
+ * lh_alloc.c — the malloc family: per-thread, per-iteration allocation accounting, charged to the
+ * object whose layout is running; the alloc-storm detector; each report's memory side; and the
+ * live heap at each epoch's start, published for the heap-growth detector (lh_growth.c).
+ *
+ * Contracts. These wrappers run wherever the host allocates: before main, in any thread, inside
+ * signal handlers, inside the loader, inside our own breach path.
+ *  - Forwarding goes to the allocator the host would have used without LoopHunter: for each name,
+ *    the next definition in load order (lh_symbols.h), which is glibc's, or that of an allocator
+ *    preloaded after us (`loophunter run` puts the user's LD_PRELOAD after ours) or linked by the
+ *    program (jemalloc, tcmalloc, mimalloc, libc_malloc_debug). A block always goes back to the
+ *    allocator that made it, and every function we do not wrap (malloc_trim, mallocx, sdallocx,
+ *    C++ operator new/delete...) meets blocks of its own allocator. The set is resolved once, at the
+ *    first call, without dlsym (which allocates) and without allocating; a call made while this
+ *    thread resolves (none is known: the lookup allocates nothing) is served from a static pool,
+ *    whose blocks free() ignores and realloc() moves out.
+ *  - The forward keeps the allocator's exact semantics: arguments, results and errno are its own.
+ *  - Hot path (glibc): initial-exec TLS reads only (the guard, the thread's counters, the allocation
+ *    owner, the storm gate), one load of the forward's address, the forward, a read of the block's
+ *    size word, and adds to counters only this thread writes. No shared atomic read-modify-write,
+ *    no system call, no lock, errno untouched. With another allocator, sizes come from its own
+ *    malloc_usable_size (a call per block, on the slow path).
+ *  - Before LoopHunter is initialised (and while it is being initialised) a call only forwards:
+ *    these hooks never initialise anything.
+ *  - LoopHunter's own work (the thread's guard > 0) is forwarded uncounted, so unwinding, report
+ *    writing and GLib calls we make never show in the counts.
+ *  - Slow paths (a thread's first counted allocation, a breach, an epoch boundary) hold the guard
+ *    and preserve errno.
+ *
+ * Sizes are usable sizes (what malloc_usable_size reports), for allocations and frees alike, so
+ * that allocated minus freed is the live heap. With glibc they are read from its chunk header,
+ * after the first 64 reads were checked against glibc's own malloc_usable_size; any mismatch (a
+ * debugging allocator, another layout) makes every later read call the allocator's function.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "lh_alloc.h"
+#include "lh_breach.h"
+
+#include "lh_symbols.h"
+
+/* glibc's own allocator: what a name falls back to if no module defines it (never seen). */
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *block, size_t size);
+extern void __libc_free(void *block);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void *__libc_valloc(size_t size);
+extern void *__libc_pvalloc(size_t size);
+
+#define LH_ALLOC_POOL 1024          /* threads with counters of their own at one time */
+#define LH_USABLE_CHECKS 64
+
+/* The hot path's one global check: LoopHunter is ready and the family is on, and how sizes are
+ * read (set at the end of start-up with release; read with acquire, a plain load on x86-64). */
+static _Atomic int lh_alloc_on;
+
+/* The thread's allocation state (initial-exec TLS), owner-only. */
+typedef struct alloc_tls {
+    lh_alloc_counts *own;         /* this thread's own counters; NULL: none */
+    /* The hot path's one test: `own` once the hooks may count into it with sizes read from the
+     * chunk header (the family is on, the header reads were checked); NULL: the slow path. */
+    lh_alloc_counts *fast;
+    uint64_t gate;                /* the byte count at which the storm limits are looked at */
+    uint8_t mode;                 /* 0: none claimed yet; 1: own counters; 2: the shared counters */
+    bool armed;                   /* the alloc-storm limits apply (a thread with iterations) */
+    uint32_t storm_run;           /* epochs over a limit in a row (at most one quiet between) */
+    uint64_t storm_last;          /* the epoch number of the last one */
+    uint64_t limit_calls, limit_bytes;            /* counts that make a storm */
+    uint64_t base_calls, base_bytes, base_freed;  /* at the epoch's start */
+} alloc_tls;
+static __thread alloc_tls at __attribute__((tls_model("initial-exec")));
+
+/* Each thread record's counts when its thread ended (for the summary). */
+static struct {
+    _Atomic uint64_t calls, bytes, frees, freed_bytes;
+    _Atomic int valid;
+} at_exit[LH_THREAD_RECORDS];
+
+static lh_alloc_counts *pool;       /* mapped at start-up */
+static _Atomic size_t pool_high;    /* counters [0, pool_high) were ever claimed */
+static lh_alloc_counts shared;      /* threads without counters of their own: atomic adds */
+static lh_alloc_counts exited;      /* counts of threads that exited: atomic adds */
+static _Atomic uint64_t pool_exhausted;
+static pthread_key_t exit_key;
+static bool exit_key_ok;
+
+/* ---- usable sizes --------------------------------------------------------------------------- */
+
+/* lh_alloc_on: off; counting with sizes from glibc's malloc_usable_size while the header reads are
+ * being checked (or for good when one disagreed); counting with sizes read from glibc's header; or
+ * counting with sizes from another allocator's malloc_usable_size. */
+enum { LH_ALLOC_OFF = 0, LH_ALLOC_CHECKING = 1, LH_ALLOC_FAST = 2, LH_ALLOC_FOREIGN = 3 };
+static _Atomic int usable_matches;  /* header reads that agreed with glibc (relaxed counter) */
+static _Atomic bool usable_libc_only; /* a header read disagreed: glibc's function from now on */
+
+/* glibc's chunk header: the word before the block is the chunk size | flags (2: mmapped); the
+ * usable size is the chunk less its 8-byte size field, or less 16 bytes for an mmapped chunk. */
+static inline size_t header_usable(const void *block) {
+    size_t word = ((const size_t *)block)[-1];
+    size_t usable = (word & ~(size_t)7) - sizeof(size_t);
+    if (LH_UNLIKELY(word & 2)) usable -= sizeof(size_t); /* mmapped: prev_size is not usable */
+    return usable;
+}
+
+/* The usable size off the fast path: the allocator's own answer; with glibc, compared with the
+ * header's (the first LH_USABLE_CHECKS agreements switch the hooks to header reads). */
+static LH_NOINLINE size_t usable_slow(int on, void *block) {
+    size_t (*size_of)(void *) = __atomic_load_n(&lh_real_malloc_usable_size, __ATOMIC_RELAXED);
+    if (size_of == NULL) return 0; /* an allocator without the function: byte counts stay 0 */
+    size_t own = size_of(block);
+    if (on == LH_ALLOC_FOREIGN) return own;
+    if (!lh_load_relaxed(&usable_libc_only)) {
+        if (header_usable(block) != own) {
+            lh_store_relaxed(&usable_libc_only, true);
+        } else if (lh_add_relaxed(&usable_matches, 1) + 1 >= LH_USABLE_CHECKS) {
+            int expected = LH_ALLOC_CHECKING;
+            /* relaxed: only the value changes; everything else was published at start-up. */
+            lh_cas_relaxed(&lh_alloc_on, &expected, LH_ALLOC_FAST);
+        }
+    }
+    return own;
+}
+
+static inline size_t usable(int on, void *block) {
+    return LH_LIKELY(on == LH_ALLOC_FAST) ? header_usable(block) : usable_slow(on, block);
+}
+
+/* ---- the allocator in use ------------------------------------------------------------------- */
+
+/* What the process's malloc calls reach, for the summary: the allocator we forward to, or one that
+ * takes the calls before they reach us (preloaded ahead of LoopHunter, or defined by the program). */
+static lh_symbol_hit next_malloc, first_malloc;
+static bool next_is_glibc;
+static _Atomic int resolved; /* 0: not yet; 1: lh_real_* all set (release/acquire) */
+
+/* A name's fallback when no module defines it (impossible with glibc; kept for odd hosts). */
+static int fallback_posix_memalign(void **out, size_t alignment, size_t size) {
+    if (alignment % sizeof(void *) != 0 || alignment == 0 ||
+        ((alignment / sizeof(void *)) & (alignment / sizeof(void *) - 1)) != 0)
+        return EINVAL;
+    void *block = __libc_memalign(alignment, size);
+    if (block == NULL) return ENOMEM;
+    *out = block;
+    return 0;
+}
+static void *fallback_reallocarray(void *block, size_t count, size_t size) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_realloc(block, bytes);
+}
+
+static void *fallback_of(unsigned hook) {
+    switch (hook) {
+    case LH_HOOK_malloc: return (void *)__libc_malloc;
+    case LH_HOOK_calloc: return (void *)__libc_calloc;
+    case LH_HOOK_realloc: return (void *)__libc_realloc;
+    case LH_HOOK_reallocarray: return (void *)fallback_reallocarray;
+    case LH_HOOK_free: return (void *)__libc_free;
+    case LH_HOOK_posix_memalign: return (void *)fallback_posix_memalign;
+    case LH_HOOK_aligned_alloc: case LH_HOOK_memalign: return (void *)__libc_memalign;
+    case LH_HOOK_valloc: return (void *)__libc_valloc;
+    case LH_HOOK_pvalloc: return (void *)__libc_pvalloc;
+    case LH_HOOK_malloc_usable_size: return NULL; /* sizes then count as 0 (usable_slow) */
+    default: return NULL;
+    }
+}
+
+/* Whether `path` names glibc's libc.so.6 (the file name starts "libc.so."). */
+static bool is_libc(const char *path) {
+    const char *slash = strrchr(path, '/');
+    const char *name = slash != NULL ? slash + 1 : path;
+    return strncmp(name, "libc.so.", 8) == 0;
+}
+
+/* The thread that is resolving (a nested call on it is served from the pool). */
+static __thread bool resolving __attribute__((tls_model("initial-exec")));
+
+void lh_alloc_resolve(void) {
+    /* acquire: pairs with the release below; the pointers are all set. */
+    if (lh_load_acquire(&resolved)) return;
+    int saved = errno;
+    resolving = true;
+    const void *self = (const void *)lh_alloc_resolve;
+    for (unsigned id = 0; id < LH_HOOK_COUNT; id++) {
+        if (lh_hooks[id].family != LH_FAMILY_ALLOC) continue;
+        lh_symbol_hit hit;
+        void *fn = lh_symbol_find(lh_hooks[id].name, self, &hit) ? hit.address : fallback_of(id);
+        if (id == LH_HOOK_malloc) next_malloc = hit;
+        /* relaxed: each racing resolver stores the same value; `resolved` publishes the set. */
+        __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
+    }
+    lh_symbol_first("malloc", self, &first_malloc);
+    /* By module, not by comparing with __libc_malloc: an allocator may define that name too
+     * (mimalloc does), and then our own reference to it binds there. */
+    next_is_glibc = next_malloc.module != NULL && is_libc(next_malloc.module);
+    resolving = false;
+    /* release: the pointers above before any thread skips resolving. */
+    lh_store_release(&resolved, 1);
+    errno = saved;
+}
+
+/* ---- the start-up pool: blocks handed out while this thread resolves ------------------------- */
+
+#define LH_EARLY_POOL (16 * 1024)
+static char early_pool[LH_EARLY_POOL] __attribute__((aligned(64)));
+static _Atomic size_t early_used;   /* bump pointer (relaxed CAS: only the space is claimed) */
+static _Atomic uint64_t early_blocks;
+
+static inline bool from_pool(const void *block) {
+    return (uintptr_t)block - (uintptr_t)early_pool < sizeof early_pool;
+}
+
+/* A zeroed block of `size` bytes aligned to `align` (a power of two, at most 64) from the pool;
+ * its size is kept in the 16 bytes before it. NULL (ENOMEM) when the pool is used up. */
+static LH_NOINLINE __attribute__((cold)) void *early_alloc(size_t size, size_t align) {
+    if (align < 16) align = 16;
+    if (align > 64 || size > sizeof early_pool) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    size_t used = lh_load_relaxed(&early_used), start, end;
+    do {
+        start = (used + 16 + align - 1) & ~(align - 1);
+        end = start + ((size + 15) & ~(size_t)15);
+        if (end > sizeof early_pool) {
+            errno = ENOMEM;
+            return NULL;
+        }
+    } while (!atomic_compare_exchange_weak_explicit(&early_used, &used, end, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    lh_add_relaxed(&early_blocks, 1); /* stat */
+    ((size_t *)(early_pool + start))[-1] = size;
+    return early_pool + start;
+}
+
+static size_t early_size(const void *block) { return ((const size_t *)block)[-1]; }
+
+/* ---- the thread's counters ------------------------------------------------------------------ */
+
+static void shared_add(_Atomic uint64_t *c, uint64_t v) {
+    lh_add_relaxed(c, v); /* a statistic: relaxed */
+}
+
+static void zero_counts(lh_alloc_counts *c) {
+    /* relaxed: the claimer publishes the block with the release store of its state. */
+    lh_store_relaxed(&c->calls, 0);
+    lh_store_relaxed(&c->bytes, 0);
+    lh_store_relaxed(&c->frees, 0);
+    lh_store_relaxed(&c->freed_bytes, 0);
+}
+
+static uint64_t counts_calls(const lh_alloc_counts *c) { return lh_load_relaxed(&c->calls); }
+
+/* The thread's counts into its record's at_exit entry (the summary reads them after it ends). */
+static void record_exit(size_t index) {
+    const lh_alloc_counts *c = at.own;
+    if (c == NULL) return;
+    __typeof__(&at_exit[0]) r = &at_exit[index];
+    /* relaxed: owner-only fields, read by the summary writer after the record's release. */
+    lh_store_relaxed(&r->calls, counts_calls(c));
+    lh_store_relaxed(&r->bytes, lh_load_relaxed(&c->bytes));
+    lh_store_relaxed(&r->frees, lh_load_relaxed(&c->frees));
+    lh_store_relaxed(&r->freed_bytes, lh_load_relaxed(&c->freed_bytes));
+    lh_store_relaxed(&r->valid, 1);
+}
+
+/* A thread ends (pthread key destructor): its counts go into the exited totals (and its record,
+ * for the summary), its counters back to the pool; what it frees from now on is counted shared. */
+static void counts_exit(void *arg) {
+    lh_alloc_counts *c = arg;
+    lh_tls *t = &lh_tls_data;
+    shared_add(&exited.calls, lh_load_relaxed(&c->calls));
+    shared_add(&exited.bytes, lh_load_relaxed(&c->bytes));
+    shared_add(&exited.frees, lh_load_relaxed(&c->frees));
+    shared_add(&exited.freed_bytes, lh_load_relaxed(&c->freed_bytes));
+    if (t->rec != NULL) record_exit(lh_record_index(t->rec));
+    if (at.own == c) {
+        at.own = at.fast = NULL;
+        at.mode = 2;
+        at.armed = false;
+    }
+    /* release: our reads of the block happen before a new owner zeroes it. */
+    lh_store_release(&c->state, LH_ALLOC_FREE);
+}
+
+static lh_alloc_counts *take_from_pool(void) {
+    size_t high = lh_load_acquire(&pool_high);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    for (size_t i = 0; i < high; i++) {
+        uint32_t expected = LH_ALLOC_FREE;
+        /* acquire: the previous owner's release (counts_exit) before we reuse the block. */
+        if (lh_cas_acquire(&pool[i].state, &expected, LH_ALLOC_LIVE))
+            return &pool[i];
+    }
+    /* relaxed: a unique index is all the counter gives; the block is published by its state. */
+    size_t i = lh_add_relaxed(&pool_high, 1);
+    if (i >= LH_ALLOC_POOL) return NULL;
+    lh_store_relaxed(&pool[i].state, LH_ALLOC_LIVE);
+    return &pool[i];
+}
+
+static void set_gate(uint64_t calls, uint64_t bytes);
+
+/* The thread's first counted allocation or free: counters of its own, or the shared ones. */
+static LH_NOINLINE __attribute__((cold)) void claim_counts(lh_tls *t) {
+    LH_GUARDED(t);
+    lh_alloc_counts *c = pool != NULL ? take_from_pool() : NULL;
+    if (c != NULL) {
+        zero_counts(c);
+        lh_store_relaxed(&c->tid, lh_gettid());
+        /* release: zeroed counters before others read the block as live. */
+        lh_store_release(&c->state, LH_ALLOC_LIVE);
+        /* For key indexes below 32 glibc stores the value in the thread descriptor (no malloc);
+         * otherwise its calloc comes back here under the guard and is forwarded. */
+        if (exit_key_ok) pthread_setspecific(exit_key, c);
+        at.own = c;
+        at.mode = 1;
+        set_gate(0, 0);
+    } else {
+        lh_add_relaxed(&pool_exhausted, 1); /* stat */
+        at.own = NULL;
+        at.mode = 2;
+        at.armed = false;
+    }
+}
+
+/* ---- detectors ------------------------------------------------------------------------------ */
+
+static uint64_t live_bytes_now(void) {
+    int64_t live = 0;
+    size_t high = lh_load_acquire(&pool_high);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    for (size_t i = 0; pool != NULL && i < high; i++) {
+        const lh_alloc_counts *c = &pool[i];
+        if (lh_load_acquire(&c->state) != LH_ALLOC_LIVE) continue;
+        live += (int64_t)(lh_load_relaxed(&c->bytes) -
+                          lh_load_relaxed(&c->freed_bytes));
+    }
+    const lh_alloc_counts *totals[] = {&shared, &exited};
+    for (size_t i = 0; i < LH_ARRAY_COUNT(totals); i++)
+        live += (int64_t)(lh_load_relaxed(&totals[i]->bytes) -
+                          lh_load_relaxed(&totals[i]->freed_bytes));
+    /* Frees of blocks allocated before LoopHunter started can make the sum negative. */
+    return live > 0 ? (uint64_t)live : 0;
+}
+
+static const void *slot_object(const lh_slot *s) {
+    uint64_t key = lh_load_relaxed(&s->key);
+    return (const void *)(uintptr_t)(key & ((UINT64_C(1) << 56) - 1));
+}
+
+/* A limit was crossed in this epoch. It is a storm when the thread keeps crossing it: in
+ * LOOPHUNTER_ALLOC_REPEAT epochs, each at most two after the last (an allocation storm inside a
+ * loop repeats; a one-off burst, such as a renderer compiling its shaders at start-up, does not). */
+static LH_NOINLINE __attribute__((cold)) void alloc_storm(lh_tls *t, unsigned hook) {
+    at.armed = false; /* once per epoch */
+    uint64_t n = t->epoch_number;
+    at.storm_run = at.storm_run > 0 && n - at.storm_last <= 2 ? at.storm_run + 1 : 1;
+    at.storm_last = n;
+    if (at.storm_run < lh_proc.cfg.alloc_repeat) return;
+    LH_GUARDED(t);
+    lh_alloc_counts *c = at.own;
+    uint64_t calls = counts_calls(c) - at.base_calls;
+    uint64_t bytes = lh_load_relaxed(&c->bytes) - at.base_bytes;
+    bool by_bytes = bytes > lh_proc.cfg.alloc_bytes;
+    const lh_slot *owner = t->layout_owner;
+    lh_breach b = {
+        .kind = LH_KIND_ALLOC_STORM,
+        .hook = hook,
+        .object = owner != NULL ? slot_object(owner) : NULL,
+        .object_slot = owner,
+        .named_type = owner != NULL ? NULL : "(no layout running)",
+        .count = by_bytes ? bytes : calls,
+        .threshold = by_bytes ? lh_proc.cfg.alloc_bytes : lh_proc.cfg.alloc_calls,
+        .count_unit = by_bytes ? "bytes allocated in one iteration" : "allocations in one iteration",
+        .size_before = LH_GEOMETRY_NONE,
+        .size_after = LH_GEOMETRY_NONE,
+    };
+    lh_breach_report(t, &b);
+}
+
+/* ---- counting ------------------------------------------------------------------------------- */
+
+/* The storm gate. The fast path makes one comparison for both alloc-storm limits: the thread's
+ * byte count against at.gate, the smallest byte count at which either limit can have been
+ * crossed: the bytes limit itself, or the calls limit reached by blocks of the least usable size
+ * (every block adds at least LH_MIN_USABLE bytes). Passing the gate is not a storm yet: gate_passed
+ * checks both limits exactly and moves the gate on. UINT64_MAX: not armed. With blocks of a few
+ * hundred bytes the gate is passed some ten times per limit's worth of calls, O(log) per epoch. */
+#define LH_MIN_USABLE 16 /* glibc: MALLOC_ALIGNMENT; the least usable size is 24 on x86-64 */
+
+static void set_gate(uint64_t calls, uint64_t bytes) {
+    uint64_t gate = UINT64_MAX;
+    if (at.armed) {
+        /* The calls limit is crossed no sooner than (limit - calls) blocks, so bytes + that many
+         * times LH_MIN_USABLE from now (saturating). */
+        uint64_t by_calls = bytes, room;
+        if (calls < at.limit_calls &&
+            (__builtin_mul_overflow(at.limit_calls - calls, (uint64_t)LH_MIN_USABLE, &room) ||
+             __builtin_add_overflow(bytes, room, &by_calls)))
+            by_calls = UINT64_MAX;
+        gate = by_calls < at.limit_bytes ? by_calls : at.limit_bytes;
+    }
+    at.gate = gate;
+}
+
+/* Returns `block` (the fast path's tail call keeps nothing across it). */
+static LH_NOINLINE __attribute__((cold)) void *gate_passed(lh_tls *t, unsigned hook, void *block) {
+    const lh_alloc_counts *c = at.own;
+    uint64_t calls = counts_calls(c), bytes = lh_load_relaxed(&c->bytes);
+    if (at.armed && (bytes > at.limit_bytes || calls > at.limit_calls))
+        alloc_storm(t, hook); /* disarms: one report per epoch */
+    set_gate(calls, bytes);
+    return block;
+}
+
+/* A block allocated while a layout runs: charged to its object too. */
+static inline void charge_owner(lh_slot *owner, size_t n) {
+    lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, owner);
+    lh_owner_add(&a->bytes, n);
+    lh_owner_add(&a->calls, 1);
+}
+
+/* One block of `n` usable bytes, on a thread with counters of its own. Returns whether the storm
+ * gate was passed (the caller then calls gate_passed). */
+static inline bool count_alloc_own(lh_tls *t, lh_alloc_counts *c, size_t n) {
+    /* The new total stays in a register for the gate (the counter is an atomic: it would be loaded
+     * again). Relaxed load + store: only this thread writes its counters. */
+    uint64_t bytes = lh_load_relaxed(&c->bytes) + n;
+    lh_store_relaxed(&c->bytes, bytes);
+    lh_owner_add(&c->calls, 1);
+    lh_slot *owner = t->layout_owner;
+    if (LH_UNLIKELY(owner != NULL)) charge_owner(owner, n);
+    return LH_UNLIKELY(bytes > at.gate);
+}
+
+/* The thread's counters become the fast path's once the header sizes are trusted. */
+static void update_fast(int on) {
+    at.fast = on == LH_ALLOC_FAST ? at.own : NULL;
+}
+
+/* Any case but the fast one: sizes from glibc while checking, the thread's first count (claiming
+ * counters), or a thread counting into the shared counters. */
+static LH_NOINLINE void count_alloc_slow(lh_tls *t, int on, unsigned hook, void *block) {
+    size_t n = usable(on, block);
+    if (at.mode == 0) claim_counts(t);
+    update_fast(lh_load_relaxed(&lh_alloc_on)); /* usable() may have moved it on */
+    if (at.own != NULL) {
+        if (count_alloc_own(t, at.own, n)) gate_passed(t, hook, block);
+        return;
+    }
+    shared_add(&shared.calls, 1);
+    shared_add(&shared.bytes, n);
+    if (t->layout_owner != NULL) charge_owner(t->layout_owner, n);
+}
+
+static inline void count_alloc(lh_tls *t, int on, unsigned hook, void *block) {
+    lh_alloc_counts *c = at.fast; /* non-NULL: counters of our own, and `on` is FAST */
+    if (LH_LIKELY(c != NULL)) {
+        if (count_alloc_own(t, c, header_usable(block))) gate_passed(t, hook, block);
+    } else {
+        count_alloc_slow(t, on, hook, block);
+    }
+}
+
+static LH_NOINLINE void count_free_slow(lh_tls *t, size_t n) {
+    if (at.mode == 0) claim_counts(t);
+    update_fast(lh_load_relaxed(&lh_alloc_on));
+    if (at.own != NULL) {
+        lh_owner_add(&at.own->frees, 1);
+        lh_owner_add(&at.own->freed_bytes, n);
+    } else {
+        shared_add(&shared.frees, 1);
+        shared_add(&shared.freed_bytes, n);
+    }
+}
+
+static inline void count_free(lh_tls *t, size_t n) {
+    lh_alloc_counts *c = at.fast;
+    if (LH_LIKELY(c != NULL)) {
+        lh_owner_add(&c->frees, 1);
+        lh_owner_add(&c->freed_bytes, n);
+    } else {
+        count_free_slow(t, n);
+    }
+}
+
+/* Whether to count: LoopHunter is ready with the alloc family on (the state, 0 when not), and this
+ * is not our own work (then 0 too). */
+static inline int counting(const lh_tls *t) {
+    /* acquire: pairs with the release in started() (a plain load on x86-64). */
+    int on = lh_load_acquire(&lh_alloc_on);
+    return LH_LIKELY(t->guard == 0) ? on : LH_ALLOC_OFF;
+}
+
+/* The fast path applies: counters of our own with trusted header sizes, and not our own work.
+ * (at.fast is only ever set after the release in started() was seen by this thread.) */
+static inline lh_alloc_counts *fast_counts(const lh_tls *t) {
+    lh_alloc_counts *c = at.fast;
+    return LH_LIKELY(t->guard == 0) ? c : NULL;
+}
+
+/* ---- the wrappers (rows LH_ALLOC_HOOK of lh_hooks.def) ------------------------------------------ */
+
+/* The fast path of each wrapper: the forward, a read of the block's size word, two counter adds,
+ * one owner test and one gate comparison. Everything else (LoopHunter not ready, the family off,
+ * our own work, the first counted call of a thread, sizes still being checked) is a tail call to
+ * the slow path, which forwards without counting when it should not count. */
+
+/* Counts a block glibc returned on the fast path, and returns it. A function of its own, tail-called
+ * by the wrappers after the forward: they then need no stack frame and keep no register across
+ * the forward (the thread's counters are read again; nothing changes them meanwhile: glibc's
+ * malloc calls no hook). */
+static LH_NOINLINE void *counted(void *block, unsigned hook) {
+    if (LH_UNLIKELY(block == NULL)) return NULL;
+    lh_tls *t = &lh_tls_data;
+    if (count_alloc_own(t, at.fast, header_usable(block))) return gate_passed(t, hook, block);
+    return block;
+}
+
+/* The same off the fast path (the wrapper has decided to count). */
+static LH_NOINLINE void *counted_slow(void *block, unsigned hook) {
+    lh_tls *t = &lh_tls_data;
+    if (block != NULL) count_alloc(t, counting(t), hook, block);
+    return block;
+}
+
+/* The body of malloc, calloc, memalign, valloc, pvalloc and aligned_alloc: the fast path; else
+ * the forward alone when not counting (a tail call); else the forward and the slow count. */
+#define LH_FORWARD_AND_COUNT(hook, call)                                                            \
+    do {                                                                                            \
+        lh_tls *t_ = &lh_tls_data;                                                                  \
+        if (LH_LIKELY(fast_counts(t_) != NULL)) return counted(call, hook);                         \
+        if (counting(t_) == LH_ALLOC_OFF) return call;                                              \
+        return counted_slow(call, hook);                                                            \
+    } while (0)
+
+/* The next allocator's function `name` (NULL until the set is resolved). relaxed: the pointer's
+ * value is all a wrapper needs; what counting depends on is published through lh_alloc_on. */
+#define NEXT(name) __atomic_load_n(&lh_real_##name, __ATOMIC_RELAXED)
+
+/* Each wrapper called before the set is resolved resolves it, then runs again for real; unless
+ * this thread is the one resolving: then the start-up pool serves it (early_alloc). */
+LH_EXPORT void *malloc(size_t size) {
+    void *(*real)(size_t) = NEXT(malloc);
+    if (LH_UNLIKELY(real == NULL)) {
+        if (resolving) return early_alloc(size, 16);
+        lh_alloc_resolve();
+        return malloc(size);
+    }
+    LH_FORWARD_AND_COUNT(LH_HOOK_malloc, real(size));
+}
+
+static LH_NOINLINE void free_slow(void *block) {
+    lh_tls *t = &lh_tls_data;
+    int on = counting(t);
+    count_free(t, usable(on, block));
+    NEXT(free)(block);
+}
+
+/* free() proper: counted, then the allocator's. */
+static inline __attribute__((always_inline)) void free_body(void (*real)(void *), void *block) {
+    lh_tls *t = &lh_tls_data;
+    lh_alloc_counts *c = fast_counts(t);
+    if (LH_LIKELY(c != NULL && block != NULL)) {
+        lh_owner_add(&c->frees, 1);
+        lh_owner_add(&c->freed_bytes, header_usable(block));
+        real(block);
+    } else if (block == NULL || counting(t) == LH_ALLOC_OFF) {
+        real(block);
+    } else {
+        free_slow(block);
+    }
+}
+
+#ifndef LH_BENCH_NO_FREE_WATCH /* scripts/bench/health.sh measures the preload without it */
+/* A detector watches freed blocks (the timer detector: a live timer's data): tell them. */
+static LH_NOINLINE void free_watched(void (*real)(void *), void *block) {
+    if (block != NULL) LH_EACH_DETECTOR(block_freed, block);
+    free_body(real, block);
+}
+#endif
+
+static LH_NOINLINE __attribute__((cold)) void free_early(void *block) {
+    if (block == NULL || from_pool(block)) return; /* pool blocks are never reused */
+    lh_alloc_resolve();
+    free(block);
+}
+
+LH_EXPORT void free(void *block) {
+    void (*real)(void *) = NEXT(free);
+    /* A pool block (one unsigned comparison), or the set not resolved yet (a NULL pointer). */
+    if (LH_UNLIKELY(from_pool(block) || real == NULL)) {
+        free_early(block);
+        return;
+    }
+#ifndef LH_BENCH_NO_FREE_WATCH /* scripts/bench/health.sh measures the preload without it */
+    /* relaxed: a hint; 0 (no detector watches frees) is the common case: one load, and the other
+     * path is a tail call, so this one needs no stack frame. */
+    if (LH_UNLIKELY(lh_load_relaxed(&lh_proc.free_watchers) != 0)) {
+        free_watched(real, block);
+        return;
+    }
+#endif
+    free_body(real, block);
+}
+
+LH_EXPORT void *calloc(size_t count, size_t size) {
+    void *(*real)(size_t, size_t) = NEXT(calloc);
+    if (LH_UNLIKELY(real == NULL)) {
+        if (!resolving) {
+            lh_alloc_resolve();
+            return calloc(count, size);
+        }
+        size_t bytes;
+        if (__builtin_mul_overflow(count, size, &bytes)) {
+            errno = ENOMEM;
+            return NULL;
+        }
+        return early_alloc(bytes, 16); /* static memory: already zeroed */
+    }
+    LH_FORWARD_AND_COUNT(LH_HOOK_calloc, real(count, size)); /* the allocator checks the overflow */
+}
+
+/* realloc counts the old block as freed and the new one as allocated (in place or not). */
+static void *realloc_counted(lh_tls *t, int on, unsigned hook, void *block, size_t size) {
+    size_t old = block != NULL ? usable(on, block) : 0;
+    void *moved = NEXT(realloc)(block, size);
+    if (moved != NULL) {
+        if (block != NULL) count_free(t, old);
+        count_alloc(t, on, hook, moved);
+    } else if (block != NULL && size == 0) {
+        count_free(t, old); /* glibc: realloc(p, 0) frees p and returns NULL */
+    }
+    return moved;
+}
+
+/* A pool block grows (or shrinks) into a block of the allocator; the pool keeps its bytes. */
+static LH_NOINLINE __attribute__((cold)) void *realloc_early(void *block, size_t size) {
+    if (block != NULL && !from_pool(block)) {
+        lh_alloc_resolve();
+        return realloc(block, size);
+    }
+    if (size == 0 && block != NULL) return NULL; /* as glibc: realloc(p, 0) frees p */
+    void *moved = malloc(size);
+    if (moved != NULL && block != NULL) {
+        size_t old = early_size(block);
+        memcpy(moved, block, old < size ? old : size);
+    }
+    return moved;
+}
+
+LH_EXPORT void *realloc(void *block, size_t size) {
+    if (LH_UNLIKELY(from_pool(block) || NEXT(realloc) == NULL)) return realloc_early(block, size);
+    lh_tls *t = &lh_tls_data;
+    int on = counting(t);
+    if (on == LH_ALLOC_OFF) return NEXT(realloc)(block, size);
+    return realloc_counted(t, on, LH_HOOK_realloc, block, size);
+}
+
+/* As glibc's own reallocarray: the overflow check, then realloc through the process's realloc
+ * (ours, which forwards to the allocator's and counts). */
+LH_EXPORT void *reallocarray(void *block, size_t count, size_t size) {
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) { /* ENOMEM, the block untouched */
+        errno = ENOMEM;
+        return NULL;
+    }
+    return realloc(block, bytes);
+}
+
+LH_EXPORT int posix_memalign(void **out, size_t alignment, size_t size) {
+    int (*real)(void **, size_t, size_t) = NEXT(posix_memalign);
+    if (LH_UNLIKELY(real == NULL)) {
+        if (!resolving) {
+            lh_alloc_resolve();
+            return posix_memalign(out, alignment, size);
+        }
+        void *block = early_alloc(size, alignment);
+        if (block == NULL) return ENOMEM;
+        *out = block;
+        return 0;
+    }
+    lh_tls *t = &lh_tls_data;
+    int on = counting(t);
+    int result = real(out, alignment, size); /* EINVAL and *out untouched: the allocator's checks */
+    if (result == 0 && on != LH_ALLOC_OFF) count_alloc(t, on, LH_HOOK_posix_memalign, *out);
+    return result;
+}
+
+/* The aligned allocations: memalign, aligned_alloc (the allocator's own checks of the alignment),
+ * valloc and pvalloc (page-aligned). */
+#define LH_ALIGNED_WRAPPER(name, hook, params, args, size, align)                                   \
+    LH_EXPORT void *name params {                                                                   \
+        void *(*real) params = NEXT(name);                                                          \
+        if (LH_UNLIKELY(real == NULL)) {                                                            \
+            if (resolving) return early_alloc(size, align);                                          \
+            lh_alloc_resolve();                                                                     \
+            return name args;                                                                       \
+        }                                                                                           \
+        LH_FORWARD_AND_COUNT(hook, real args);                                                      \
+    }
+LH_ALIGNED_WRAPPER(memalign, LH_HOOK_memalign, (size_t alignment, size_t size), (alignment, size), size, alignment)
+LH_ALIGNED_WRAPPER(aligned_alloc, LH_HOOK_aligned_alloc, (size_t alignment, size_t size), (alignment, size), size, alignment)
+LH_ALIGNED_WRAPPER(valloc, LH_HOOK_valloc, (size_t size), (size), size, 64)
+LH_ALIGNED_WRAPPER(pvalloc, LH_HOOK_pvalloc, (size_t size), (size), size, 64)
+
+/* Not counted: the allocator's answer, or the size of a pool block. */
+LH_EXPORT size_t malloc_usable_size(void *block) {
+    if (LH_UNLIKELY(from_pool(block))) return early_size(block);
+    size_t (*real)(void *) = NEXT(malloc_usable_size);
+    if (LH_UNLIKELY(real == NULL)) {
+        if (lh_load_acquire(&resolved)) return 0; /* the allocator has none */
+        lh_alloc_resolve();
+        return malloc_usable_size(block);
+    }
+    return real(block);
+}
+
+/* ---- set-up, epochs, reports, summary ----------------------------------------------------------- */
+
+static int init(void) {
+    size_t bytes = LH_ALLOC_POOL * sizeof(lh_alloc_counts);
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) return -errno;
+    pool = mem;
+    exit_key_ok = pthread_key_create(&exit_key, counts_exit) == 0;
+    return 0;
+}
+
+/* The end of start-up (every process, whatever the families): counting starts when LoopHunter is
+ * ready with the family on and the pool mapped; the allocator in use is known either way. */
+static void started(bool ready) {
+    lh_alloc_resolve();
+    /* glibc: sizes from its header once checked; another allocator: its malloc_usable_size.
+     * release: pairs with the hooks' acquire load of lh_alloc_on, so a hook that sees it on sees
+     * the initialised lh_proc (configuration, table), the pool and the resolved set. */
+    int on = !ready || pool == NULL || !lh_family_on(LH_FAMILY_ALLOC) ? LH_ALLOC_OFF
+             : next_is_glibc                                         ? LH_ALLOC_CHECKING
+                                                                     : LH_ALLOC_FOREIGN;
+    lh_store_release(&lh_alloc_on, on);
+}
+
+static void after_fork(void) {
+    /* The child of fork() is single-threaded: the other threads' counters are gone with them. */
+    size_t high = lh_load_relaxed(&pool_high);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    for (size_t i = 0; pool != NULL && i < high; i++) {
+        if (&pool[i] == at.own) continue;
+        zero_counts(&pool[i]);
+        lh_store_relaxed(&pool[i].state, LH_ALLOC_FREE);
+    }
+    if (at.own != NULL) {
+        zero_counts(at.own);
+        lh_store_relaxed(&at.own->tid, lh_gettid());
+    }
+    zero_counts(&shared);
+    zero_counts(&exited);
+    lh_store_relaxed(&pool_exhausted, 0);
+    memset(at_exit, 0, sizeof at_exit);
+    at.base_calls = at.base_bytes = at.base_freed = 0;
+    at.limit_calls = lh_proc.cfg.alloc_calls;
+    at.limit_bytes = lh_proc.cfg.alloc_bytes;
+    set_gate(0, 0);
+}
+
+static void thread_start(lh_tls *t, size_t index) {
+    (void)t;
+    lh_store_relaxed(&at_exit[index].valid, 0);
+}
+
+static void thread_exit(lh_tls *t, size_t index) {
+    (void)t;
+    record_exit(index);
+}
+
+/* The thread's counters now (its own, or zero when it has none). */
+static void thread_counts(uint64_t *calls, uint64_t *bytes, uint64_t *frees, uint64_t *freed_bytes) {
+    const lh_alloc_counts *c = at.own;
+    *calls = c != NULL ? counts_calls(c) : 0;
+    *bytes = c != NULL ? lh_load_relaxed(&c->bytes) : 0;
+    *frees = c != NULL ? lh_load_relaxed(&c->frees) : 0;
+    *freed_bytes = c != NULL ? lh_load_relaxed(&c->freed_bytes) : 0;
+}
+
+/* The counters of live thread `tid` (calls, bytes, frees, freed bytes); false when it has none. */
+static bool counts_of_thread(int tid, uint64_t out[4]) {
+    size_t high = lh_load_acquire(&pool_high);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    for (size_t i = 0; pool != NULL && i < high; i++) {
+        const lh_alloc_counts *c = &pool[i];
+        /* acquire: the claimer's zeroed counters before the LIVE state. */
+        if (lh_load_acquire(&c->state) != LH_ALLOC_LIVE || lh_load_relaxed(&c->tid) != tid) continue;
+        out[0] = counts_calls(c);
+        out[1] = lh_load_relaxed(&c->bytes);
+        out[2] = lh_load_relaxed(&c->frees);
+        out[3] = lh_load_relaxed(&c->freed_bytes);
+        return true;
+    }
+    return false;
+}
+
+/* The running epoch's allocations so far. */
+static void epoch_so_far(const lh_tls *t, lh_hist *h) {
+    (void)t;
+    if (lh_load_relaxed(&lh_alloc_on) == LH_ALLOC_OFF) return;
+    uint64_t calls, bytes, frees, freed;
+    thread_counts(&calls, &bytes, &frees, &freed);
+    h->alloc_calls = calls - at.base_calls;
+    h->alloc_bytes = bytes - at.base_bytes;
+    h->freed_bytes = freed - at.base_freed;
+}
+
+/* An epoch of the thread ends: its allocations into its history entry, the per-epoch counts and
+ * limits start again from here (nothing is counted until the next begins: the guard is held), and
+ * on a thread with a record the live heap is published for the heap-growth detector. */
+static void epoch_end(lh_tls *t, lh_hist *h) {
+    if (lh_load_relaxed(&lh_alloc_on) == LH_ALLOC_OFF) return;
+    uint64_t calls, bytes, frees, freed;
+    thread_counts(&calls, &bytes, &frees, &freed);
+    if (h != NULL) {
+        h->alloc_calls = calls - at.base_calls;
+        h->alloc_bytes = bytes - at.base_bytes;
+        h->freed_bytes = freed - at.base_freed;
+    }
+    at.base_calls = calls;
+    at.base_bytes = bytes;
+    at.base_freed = freed;
+    at.limit_bytes = bytes + lh_proc.cfg.alloc_bytes;
+    at.limit_calls = calls + lh_proc.cfg.alloc_calls;
+    if (t->rec != NULL) lh_store_relaxed(&lh_proc.heap_live_bytes, live_bytes_now());
+}
+
+/* A new epoch began: whether its allocations are judged. Not in a thread's first iteration, nor
+ * in its first frame: start-up loads, parses and compiles (GTK 4's GL renderer allocates ~64 MiB
+ * in its first frame under Mesa's llvmpipe). */
+static void epoch_begin(lh_tls *t) {
+    if (lh_load_relaxed(&lh_alloc_on) == LH_ALLOC_OFF) return;
+    at.armed = t->rec != NULL && at.mode != 2 && t->past_first_epoch;
+    set_gate(at.base_calls, at.base_bytes);
+}
+
+/* The LH_ALLOC_TOP slots whose layouts allocated the most bytes (whole run), most first. */
+static size_t top_allocators(lh_report_allocator *top) {
+    lh_table *tb = &lh_proc.table;
+    size_t n = 0;
+    for (uint64_t i = 0; tb->slots != NULL && i < tb->capacity; i++) {
+        const lh_slot *s = &tb->slots[i];
+        uint64_t key = lh_load_relaxed(&s->key);
+        if (key == 0) continue;
+        const lh_slot_alloc *a = lh_table_alloc_of(tb, s);
+        uint64_t bytes = lh_load_relaxed(&a->bytes);
+        if (bytes == 0 || (n == LH_ALLOC_TOP && bytes <= top[n - 1].bytes)) continue;
+        size_t k = n < LH_ALLOC_TOP ? n++ : n - 1;
+        while (k > 0 && top[k - 1].bytes < bytes) {
+            top[k] = top[k - 1];
+            k--;
+        }
+        lh_report_allocator *e = &top[k];
+        unsigned hook = (unsigned)(key >> 56) - 1;
+        e->address = (uintptr_t)slot_object(s);
+        e->hook = hook < LH_HOOK_COUNT ? lh_hooks[hook].name : NULL;
+        lh_toolkit_copy_text(e->type, lh_load_relaxed(&s->type));
+        e->name[0] = '\0'; /* the object may be gone: nothing of it is read */
+        e->bytes = bytes;
+        e->calls = lh_load_relaxed(&a->calls);
+        e->layouts = lh_load_relaxed(&s->total);
+    }
+    return n;
+}
+
+/* The memory side of every report written on this thread (not one about another thread). */
+static void report(lh_tls *t, const lh_breach *b, lh_report_data *r, void *scratch) {
+    if (lh_load_relaxed(&lh_alloc_on) == LH_ALLOC_OFF || b->thread != NULL) return;
+    struct memory {
+        lh_report_alloc alloc;
+        lh_report_allocator top[LH_ALLOC_TOP];
+    } *m = scratch;
+    _Static_assert(sizeof(struct memory) <= LH_REPORT_SCRATCH, "the report's memory side fits its scratch");
+    lh_report_alloc *out = &m->alloc;
+    memset(out, 0, sizeof *out);
+    lh_hist now = {0};
+    epoch_so_far(t, &now);
+    out->iteration_calls = now.alloc_calls;
+    out->iteration_bytes = now.alloc_bytes;
+    out->iteration_freed_bytes = now.freed_bytes;
+    out->live_bytes = live_bytes_now();
+    const lh_slot *slot = lh_breach_object_slot(b);
+    if (slot != NULL) {
+        const lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, slot);
+        out->has_object = true;
+        out->object_bytes = lh_load_relaxed(&a->bytes);
+        out->object_calls = lh_load_relaxed(&a->calls);
+        out->object_layouts = lh_load_relaxed(&slot->total);
+    }
+    out->growth_iterations = b->growth_iterations;
+    out->growth_start_live_bytes = b->growth_start_live;
+    out->top = m->top;
+    out->top_count = top_allocators(m->top);
+    r->alloc = out;
+}
+
+/* The allocator's name, from its module's file name. */
+static const char *allocator_name(const char *module) {
+    static const struct {
+        const char *part, *name;
+    } known[] = {
+        {"libc_malloc_debug", "glibc (malloc debugging)"},
+        {"libjemalloc", "jemalloc"},
+        {"libtcmalloc", "tcmalloc"},
+        {"libmimalloc", "mimalloc"},
+        {"libasan", "AddressSanitizer"},
+        {"libtsan", "ThreadSanitizer"},
+        {"liblsan", "LeakSanitizer"},
+        {"libhwasan", "HWAddressSanitizer"},
+        {"libc.so", "glibc"},
+    };
+    if (module == NULL || module[0] == '\0') return "the program itself";
+    for (size_t i = 0; i < LH_ARRAY_COUNT(known); i++)
+        if (strstr(module, known[i].part) != NULL) return known[i].name;
+    const char *slash = strrchr(module, '/');
+    return slash != NULL ? slash + 1 : module;
+}
+
+/* Which allocator serves the process and whether its calls reach LoopHunter: the one we forward
+ * to (next in line), or one that takes them first (preloaded ahead of LoopHunter, or the program's
+ * own exported malloc). `seen`: allocations were counted. */
+static void allocator_json(lh_json *j, bool seen) {
+    const lh_symbol_hit *in_use = first_malloc.address != NULL && first_malloc.before_self ? &first_malloc : &next_malloc;
+    bool ahead = in_use == &first_malloc;
+    const char *name = allocator_name(in_use->module);
+    lh_json_begin_object(j, "allocator");
+    lh_json_string(j, "name", name);
+    lh_json_string(j, "module", in_use->module != NULL && in_use->module[0] != '\0' ? in_use->module : lh_proc.exe);
+    lh_json_bool(j, "ahead_of_loophunter", ahead);
+    const char *note = NULL;
+    if (ahead && (in_use->module == NULL || in_use->module[0] == '\0')) {
+        note = "the program defines malloc itself (a statically linked allocator): its allocations do not reach LoopHunter "
+               "and are not counted";
+    } else if (ahead) {
+        note = "loaded ahead of libloophunter.so, so its malloc takes every call and allocations are not counted; put "
+               "libloophunter.so first in LD_PRELOAD (loophunter run does)";
+    } else if (!next_is_glibc) {
+        note = "allocations are forwarded to it and counted; its C++ operator new/delete (if it has its own) do not pass "
+               "through malloc and are not counted";
+    } else if (!seen) {
+        note = "no allocation reached LoopHunter";
+    }
+    lh_json_string(j, "note", note);
+    lh_json_end_object(j);
+}
+
+static void summary(lh_json *j) {
+    if (pool == NULL) {
+        lh_json_null(j, "alloc");
+        return;
+    }
+    uint64_t calls = 0, bytes = 0, frees = 0, freed = 0, threads = 0;
+    size_t high = lh_load_acquire(&pool_high);
+    if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;
+    const lh_alloc_counts *totals[] = {&shared, &exited};
+    for (size_t i = 0; i < high + LH_ARRAY_COUNT(totals); i++) {
+        const lh_alloc_counts *c = i < high ? &pool[i] : totals[i - high];
+        if (i < high && lh_load_acquire(&c->state) != LH_ALLOC_LIVE) continue;
+        if (i < high) threads++;
+        calls += counts_calls(c);
+        bytes += lh_load_relaxed(&c->bytes);
+        frees += lh_load_relaxed(&c->frees);
+        freed += lh_load_relaxed(&c->freed_bytes);
+    }
+    int on = lh_load_relaxed(&lh_alloc_on);
+    lh_json_begin_object(j, "alloc");
+    allocator_json(j, calls + frees > 0);
+    /* Whether the process's allocations reach our wrappers at all: an allocator preloaded before
+     * us (libc_malloc_debug, jemalloc) or linked into the executable takes them all. Decided by
+     * what was seen: symbol lookups cannot tell (versioned definitions bind differently). */
+    lh_json_bool(j, "malloc_is_ours", calls + frees > 0);
+    lh_json_string(j, "usable_size", on == LH_ALLOC_FAST ? "chunk header (checked against glibc)"
+                                     : on == LH_ALLOC_FOREIGN
+                                         ? (lh_real_malloc_usable_size != NULL ? "the allocator's malloc_usable_size"
+                                                                               : "none (the allocator has no malloc_usable_size: bytes are 0)")
+                                     : lh_load_relaxed(&usable_libc_only)
+                                         ? "glibc malloc_usable_size (the chunk header disagreed)"
+                                         : "glibc malloc_usable_size");
+    lh_json_u64(j, "startup_pool_blocks", lh_load_relaxed(&early_blocks));
+    lh_json_u64(j, "calls", calls);
+    lh_json_u64(j, "bytes", bytes);
+    lh_json_u64(j, "frees", frees);
+    lh_json_u64(j, "freed_bytes", freed);
+    lh_json_u64(j, "live_bytes", live_bytes_now());
+    lh_json_u64(j, "threads_counting", threads);
+    lh_json_u64(j, "threads_without_counters", lh_load_relaxed(&pool_exhausted));
+    lh_report_allocator top[LH_ALLOC_TOP];
+    size_t n = top_allocators(top);
+    lh_json_begin_array(j, "top_allocators");
+    for (size_t i = 0; i < n; i++) {
+        lh_json_begin_object(j, NULL);
+        lh_json_hex(j, "address", top[i].address);
+        lh_json_string(j, "type", top[i].type);
+        lh_json_string(j, "hook", top[i].hook);
+        lh_json_u64(j, "bytes", top[i].bytes);
+        lh_json_u64(j, "calls", top[i].calls);
+        lh_json_u64(j, "layouts", top[i].layouts);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+    lh_json_end_object(j);
+}
+
+/* Its fields in a summary thread entry: the thread's counts (live, or when it ended). */
+static void thread_summary(lh_json *j, size_t index, bool live) {
+    uint64_t counts[4];
+    bool known;
+    if (!live || lh_load_relaxed(&at_exit[index].valid) != 0) {
+        known = lh_load_relaxed(&at_exit[index].valid) != 0;
+        counts[0] = lh_load_relaxed(&at_exit[index].calls);
+        counts[1] = lh_load_relaxed(&at_exit[index].bytes);
+        counts[2] = lh_load_relaxed(&at_exit[index].frees);
+        counts[3] = lh_load_relaxed(&at_exit[index].freed_bytes);
+    } else {
+        known = counts_of_thread(lh_load_relaxed(&lh_proc.records[index].tid), counts);
+    }
+    if (!known) {
+        lh_json_null(j, "alloc");
+        return;
+    }
+    lh_json_begin_object(j, "alloc");
+    lh_json_u64(j, "calls", counts[0]);
+    lh_json_u64(j, "bytes", counts[1]);
+    lh_json_u64(j, "frees", counts[2]);
+    lh_json_u64(j, "freed_bytes", counts[3]);
+    lh_json_end_object(j);
+}
+
+const lh_detector lh_detector_alloc = {
+    .name = "alloc",
+    .init = init,
+    .started = started,
+    .after_fork = after_fork,
+    .thread_start = thread_start,
+    .thread_exit = thread_exit,
+    .epoch_end = epoch_end,
+    .epoch_begin = epoch_begin,
+    .epoch_so_far = epoch_so_far,
+    .summary = summary,
+    .thread_summary = thread_summary,
+    .report = report,
+};

@@ -1,0 +1,344 @@
+/*
+ * lh_window.c — windows' time to first frame (family "window"): from a toplevel window's creation,
+ * showing or mapping to its first painted frame, with the slowest steps on the way; a
+ * `slow-window` report past LOOPHUNTER_WINDOW_MS; every window listed in the summary.
+ *
+ *   toykit: tk_loop_add_root (the window is mapped) → the loop's next tk_loop_frame_done; the
+ *           steps are the timer and idle callbacks run meanwhile (tk_source_dispatch).
+ *   GTK:    g_object_new of a GtkWindow or its first gtk_widget_show[_all] / gtk_window_present /
+ *           gtk_widget_set_visible(TRUE) → the first "after-paint" of its frame clock; the steps
+ *           are the signal emissions (g_signal_emit*), timed only while a shown window waits.
+ * Its inputs (lh_window.h) come from the toolkits' adapters (toolkits/), which know which calls
+ * those are; this file knows no toolkit: it asks a window's adapter for its title and frame clock.
+ *
+ * Runs in hooks on the host's GUI thread (guard held): no allocation (a static table of
+ * LH_WINDOWS records, claimed with compare-and-swap), no locks, no stdio. Window records are
+ * written by the thread that owns the window (GTK and toykit are single-threaded per window); the
+ * summary reads them at exit (relaxed, statistics). A finalized window is forgotten (its adapter
+ * calls lh_window_forget), so no dead window is ever called into.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "lh_breach.h"
+#include "lh_window.h"
+
+#define LH_WINDOWS 64
+#define LH_WINDOW_STEPS 16
+#define LH_WINDOW_REPORT_STEPS 8
+#define LH_WINDOW_PCS 32
+
+enum { W_FREE = 0, W_PENDING = 1, W_PAINTED = 2, W_GONE = 3 };
+
+typedef struct lh_window_rec {
+    _Atomic uint32_t state;           /* W_*: CAS from FREE by the claimer; then its thread's */
+    const void *object;
+    const void *loop;                 /* toykit: its TkLoop; GTK: NULL */
+    const lh_toolkit *toolkit;
+    unsigned hook;                    /* the hook that saw it created (the report's hook) */
+    bool shown;                       /* shown or mapped: the clock runs from start_ns */
+    bool reported;
+    const char *since;                /* "creation", "show", "map" */
+    uint64_t created_ns, start_ns, painted_ns;
+    char type[64], name[64], title[128];
+    uint32_t pc_count;
+    uintptr_t pcs[LH_WINDOW_PCS];     /* where it was created */
+    uint32_t step_count;
+    lh_report_step steps[LH_WINDOW_STEPS];
+} lh_window_rec;
+
+static lh_window_rec windows[LH_WINDOWS];
+static _Atomic size_t windows_high;     /* records [0, high) were claimed at some point */
+static _Atomic uint64_t windows_dropped; /* windows beyond LH_WINDOWS (not tracked) */
+/* Windows waiting for their first frame (each also asks the toolkits to time their steps:
+ * lh_watch_steps). Relaxed: a count only. */
+static _Atomic int waiting;
+/* Windows not painted yet, shown or not (relaxed: a hint for the frame-end paths). */
+static _Atomic int unpainted;
+
+bool lh_windows_unpainted(void) { return lh_load_relaxed(&unpainted) > 0; }
+
+
+static void copy_text(char *dst, size_t cap, const char *s) {
+    size_t n = s != NULL ? strnlen(s, cap - 1) : 0;
+    if (n > 0) memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+static lh_window_rec *find(const void *object) {
+    size_t high = lh_load_acquire(&windows_high);
+    for (size_t i = 0; i < high; i++) {
+        lh_window_rec *w = &windows[i];
+        uint32_t s = lh_load_acquire(&w->state);
+        if ((s == W_PENDING || s == W_PAINTED) && w->object == object) return w;
+    }
+    return NULL;
+}
+
+static void refresh_names(lh_window_rec *w) {
+    const lh_toolkit *tk = w->toolkit;
+    copy_text(w->type, sizeof w->type, tk->type_name != NULL ? tk->type_name(w->object) : NULL);
+    copy_text(w->name, sizeof w->name, tk->name_of != NULL ? tk->name_of(w->object) : NULL);
+    copy_text(w->title, sizeof w->title, tk->title_of != NULL ? tk->title_of(w->object) : NULL);
+}
+
+static void start_clock(lh_window_rec *w, const char *since, uint64_t now) {
+    w->shown = true;
+    w->since = since;
+    w->start_ns = now;
+    lh_add_relaxed(&waiting, 1);
+    lh_watch_steps(1);
+}
+
+/* A window that waited stops waiting (painted or gone). */
+static void stop_waiting(void) {
+    lh_sub_relaxed(&waiting, 1);
+    lh_watch_steps(-1);
+}
+
+void lh_window_created(const lh_toolkit *tk, unsigned hook, const void *object, const void *loop, bool mapped) {
+    if (find(object) != NULL) return;
+    lh_window_rec *w = NULL;
+    for (size_t i = 0; i < LH_WINDOWS && w == NULL; i++) {
+        uint32_t expected = W_FREE;
+        /* acquire: the record's previous contents are no one's any more. */
+        if (lh_load_relaxed(&windows[i].state) == W_FREE &&
+            lh_cas_acquire(&windows[i].state, &expected, W_GONE))
+            w = &windows[i];
+    }
+    if (w == NULL) {
+        lh_add_relaxed(&windows_dropped, 1); /* stat */
+        return;
+    }
+    uint64_t now = lh_now_ns();
+    memset((char *)w + sizeof w->state, 0, sizeof *w - sizeof w->state);
+    w->object = object;
+    w->loop = loop;
+    w->toolkit = tk;
+    w->hook = hook;
+    w->since = "creation";
+    w->created_ns = w->start_ns = now;
+    w->pc_count = lh_capture_stack(w->pcs, LH_WINDOW_PCS);
+    refresh_names(w);
+    if (mapped) start_clock(w, "map", now);
+    lh_add_relaxed(&unpainted, 1);
+    /* release: the record is complete before it is findable. */
+    lh_store_release(&w->state, W_PENDING);
+    size_t high = lh_load_relaxed(&windows_high);
+    size_t index = (size_t)(w - windows) + 1;
+    while (high < index && !atomic_compare_exchange_weak_explicit(&windows_high, &high, index, memory_order_release,
+                                                                 memory_order_relaxed)) {
+    }
+}
+
+void lh_window_shown(const void *object) {
+    lh_window_rec *w = find(object);
+    if (w != NULL && !w->shown && lh_load_relaxed(&w->state) == W_PENDING)
+        start_clock(w, "show", lh_now_ns());
+}
+
+/* Steps, most expensive first (insertion sort of at most LH_WINDOW_STEPS). */
+static size_t slowest(const lh_window_rec *w, lh_report_step *out, size_t max) {
+    size_t n = 0;
+    for (uint32_t i = 0; i < w->step_count; i++) {
+        size_t at = n < max ? n : max;
+        while (at > 0 && out[at - 1].longest_us < w->steps[i].longest_us) {
+            if (at < max) out[at] = out[at - 1];
+            at--;
+        }
+        if (at < max) out[at] = w->steps[i];
+        if (n < max) n++;
+    }
+    return n;
+}
+
+static void report(lh_tls *t, lh_window_rec *w, uint64_t now, bool painted) {
+    w->reported = true;
+    lh_report_step steps[LH_WINDOW_REPORT_STEPS];
+    uint64_t ms = ((painted ? w->painted_ns : now) - w->start_ns) / 1000000u;
+    lh_report_window window = {
+        .title = w->title[0] != '\0' ? w->title : NULL,
+        .since = w->since,
+        .created_us = lh_us_since_start(w->start_ns),
+        .first_frame_us = painted ? lh_us_since_start(w->painted_ns) : 0,
+        .painted = painted,
+        .ttff_ms = ms,
+        .steps = steps,
+        .step_count = slowest(w, steps, LH_WINDOW_REPORT_STEPS),
+    };
+    lh_breach b = {
+        .kind = LH_KIND_SLOW_WINDOW,
+        .family = LH_FAMILY_WINDOW,
+        .hook = w->hook,
+        .object = w->object,
+        .count = ms,
+        .threshold = lh_proc.cfg.window_ms,
+        .count_unit = "ms to first frame",
+        .named_type = w->type[0] != '\0' ? w->type : "(window)",
+        .named_name = w->name[0] != '\0' ? w->name : NULL,
+        .given_stack = true,
+        .pcs = w->pcs,
+        .pc_count = w->pc_count,
+        .window = &window,
+    };
+    lh_breach_report(t, &b);
+}
+
+static void painted(lh_tls *t, lh_window_rec *w, uint64_t now) {
+    if (!w->shown) w->start_ns = w->created_ns; /* painted without a show we saw: from creation */
+    else stop_waiting();
+    lh_sub_relaxed(&unpainted, 1);
+    w->painted_ns = now;
+    refresh_names(w); /* alive now; the title is usually set after creation */
+    lh_store_release(&w->state, W_PAINTED);
+    if ((now - w->start_ns) / 1000000u > lh_proc.cfg.window_ms) report(t, w, now, true);
+}
+
+void lh_window_painted(lh_tls *t, const void *loop_or_clock) {
+    uint64_t now = 0;
+    size_t high = lh_load_acquire(&windows_high);
+    for (size_t i = 0; i < high; i++) {
+        lh_window_rec *w = &windows[i];
+        if (lh_load_acquire(&w->state) != W_PENDING) continue;
+        /* A window made with its loop (toykit) is painted by it; else ask its adapter. */
+        bool match = w->loop != NULL ? w->loop == loop_or_clock
+                                     : w->toolkit->frame_clock_of != NULL &&
+                                           w->toolkit->frame_clock_of(w->object) == loop_or_clock;
+        if (!match) continue;
+        if (now == 0) now = lh_now_ns();
+        painted(t, w, now);
+    }
+}
+
+void lh_window_step(const char *signal, const char *object_type, uintptr_t callback, uint64_t us) {
+    size_t high = lh_load_acquire(&windows_high);
+    for (size_t i = 0; i < high; i++) {
+        lh_window_rec *w = &windows[i];
+        if (lh_load_acquire(&w->state) != W_PENDING || !w->shown) continue;
+        lh_report_step *s = NULL;
+        for (uint32_t k = 0; k < w->step_count && s == NULL; k++)
+            if (w->steps[k].callback == callback && strcmp(w->steps[k].signal, signal) == 0 &&
+                strcmp(w->steps[k].object_type, object_type) == 0)
+                s = &w->steps[k];
+        if (s == NULL) {
+            if (w->step_count < LH_WINDOW_STEPS) {
+                s = &w->steps[w->step_count++];
+            } else { /* full: replace the cheapest, if this one is dearer */
+                s = &w->steps[0];
+                for (uint32_t k = 1; k < LH_WINDOW_STEPS; k++)
+                    if (w->steps[k].longest_us < s->longest_us) s = &w->steps[k];
+                if (s->longest_us >= us) continue;
+            }
+            memset(s, 0, sizeof *s);
+            copy_text(s->signal, sizeof s->signal, signal);
+            copy_text(s->object_type, sizeof s->object_type, object_type);
+            s->callback = callback;
+        }
+        s->count++;
+        if (us > s->longest_us) s->longest_us = us;
+    }
+}
+
+void lh_window_forget(const void *object) {
+    if (object == NULL) return;
+    size_t high = lh_load_acquire(&windows_high);
+    for (size_t i = 0; i < high; i++) {
+        lh_window_rec *w = &windows[i];
+        uint32_t s = lh_load_acquire(&w->state);
+        if ((s != W_PENDING && s != W_PAINTED) || w->object != object) continue;
+        if (s == W_PENDING && w->shown) stop_waiting();
+        if (s == W_PENDING) lh_sub_relaxed(&unpainted, 1);
+        w->object = NULL;
+        /* A window shown and gone before its first frame stays listed (never painted), a painted
+         * one too; one never shown (a menu or tooltip window GTK made and dropped) frees its record. */
+        uint32_t next = s == W_PAINTED ? W_PAINTED : w->shown ? W_GONE : W_FREE;
+        lh_store_release(&w->state, next);
+    }
+}
+
+void lh_window_forget_loop(const void *loop) {
+    size_t high = lh_load_acquire(&windows_high);
+    for (size_t i = 0; i < high; i++)
+        if (windows[i].loop == loop && windows[i].object != NULL) lh_window_forget(windows[i].object);
+}
+
+static void flush(lh_tls *t) {
+    uint64_t now = lh_now_ns();
+    size_t high = lh_load_acquire(&windows_high);
+    for (size_t i = 0; i < high; i++) {
+        lh_window_rec *w = &windows[i];
+        uint32_t s = lh_load_acquire(&w->state);
+        /* Shown and still waiting (or gone while waiting) past the limit: never painted. */
+        if ((s == W_PENDING || s == W_GONE) && w->shown && !w->reported && w->painted_ns == 0 &&
+            (now - w->start_ns) / 1000000u > lh_proc.cfg.window_ms)
+            report(t, w, now, false);
+    }
+}
+
+static void summary(lh_json *j) {
+    if ((lh_proc.cfg.families & LH_FAMILY_WINDOW) == 0) {
+        lh_json_null(j, "windows");
+        return;
+    }
+    lh_json_u64(j, "window_ms", lh_proc.cfg.window_ms);
+    lh_json_bool(j, "windows_truncated", lh_load_relaxed(&windows_dropped) != 0);
+    lh_json_begin_array(j, "windows");
+    size_t high = lh_load_acquire(&windows_high);
+    for (size_t i = 0; i < high; i++) {
+        lh_window_rec *w = &windows[i];
+        uint32_t s = lh_load_acquire(&w->state);
+        bool was_painted = w->painted_ns != 0;
+        /* Windows never shown nor painted (GTK's menus and tooltips in waiting) are not listed. */
+        if (s == W_FREE || w->created_ns == 0 || (!w->shown && !was_painted)) continue;
+        lh_json_begin_object(j, NULL);
+        lh_json_string(j, "type", w->type[0] != '\0' ? w->type : NULL);
+        lh_json_string(j, "name", w->name[0] != '\0' ? w->name : NULL);
+        lh_json_string(j, "title", w->title[0] != '\0' ? w->title : NULL);
+        lh_json_string(j, "since", w->shown || was_painted ? w->since : "creation");
+        lh_json_u64(j, "created_us", lh_us_since_start(w->shown ? w->start_ns : w->created_ns));
+        if (was_painted) {
+            lh_json_u64(j, "first_frame_us", lh_us_since_start(w->painted_ns));
+            lh_json_u64(j, "time_to_first_frame_ms", (w->painted_ns - w->start_ns) / 1000000u);
+        } else {
+            lh_json_null(j, "first_frame_us");
+            lh_json_null(j, "time_to_first_frame_ms");
+        }
+        lh_json_bool(j, "painted", was_painted);
+        lh_report_step steps[3];
+        size_t n = slowest(w, steps, 3);
+        lh_json_begin_array(j, "slowest");
+        for (size_t k = 0; k < n; k++) {
+            lh_json_begin_object(j, NULL);
+            lh_json_string(j, "signal", steps[k].signal);
+            lh_json_string(j, "object_type", steps[k].object_type);
+            lh_json_null(j, "callback"); /* summaries carry no resolved frames */
+            lh_json_u64(j, "duration_us", steps[k].longest_us);
+            lh_json_u64(j, "count", steps[k].count);
+            lh_json_end_object(j);
+        }
+        lh_json_end_array(j);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+}
+
+static void after_fork(void) {
+    /* The child has the parent's windows' memory but shows none of them itself. */
+    memset(windows, 0, sizeof windows);
+    lh_store_relaxed(&windows_high, 0);
+    lh_store_relaxed(&windows_dropped, 0);
+    /* The parent's watch of steps is this child's too (the count is copied): drop its share. */
+    lh_watch_steps(-lh_load_relaxed(&waiting));
+    lh_store_relaxed(&waiting, 0);
+    lh_store_relaxed(&unpainted, 0);
+}
+
+const lh_detector lh_detector_window = {
+    .name = "window",
+    .after_fork = after_fork,
+    .flush = flush,
+    .summary = summary,
+};
+

@@ -1,0 +1,267 @@
+/*
+ * lh_runtime.h — the runtime layer: the process's and each thread's LoopHunter state, event-loop
+ * iterations and frames, the guard, stack capture, the host's own functions, sandboxes, and the
+ * events it sends to the detectors (through their table only, lh_detectors.h).
+ *
+ * Who may call whom (CShim/preload/README.md): interposition → everything; toolkits → runtime and
+ * detectors' inputs; detectors → runtime, report; report → runtime, the detector table; runtime →
+ * the detector table. No detector calls another; what one needs from another is a runtime event
+ * or a runtime value.
+ *
+ * Everything here runs inside someone else's program: before main, in any thread, inside the
+ * host's malloc or a signal handler. Its rules (each file repeats the ones it relies on):
+ *   - no allocation through the host's malloc: state is static or mmap'd;
+ *   - no lock the host could hold, and no lock of our own that anything waits on;
+ *   - no stdio; the few diagnostics are raw write(2) to fd 2, one line each;
+ *   - errno preserved across every hook; arguments and results forwarded untouched;
+ *   - thread state in initial-exec TLS, guarded against re-entry: while LoopHunter does its own
+ *     work (LH_GUARDED) every hook on that thread is a plain forward.
+ */
+#ifndef LH_RUNTIME_H
+#define LH_RUNTIME_H
+
+#include <errno.h>
+
+#include "lh_config.h"
+#include "lh_hooks.h"
+#include "lh_json.h"
+#include "lh_modules.h"
+#include "lh_report.h"
+#include "lh_table.h"
+
+/* ---- the guard --------------------------------------------------------------------------------- */
+
+typedef struct lh_tls lh_tls;
+
+/* The scoped guard: while it lives, LoopHunter's own work runs on this thread (every hook is a
+ * plain forward, nothing is counted) and the host's errno is given back at the end. LH_GUARDED(t)
+ * opens one for the rest of the enclosing block, whatever way the block is left. */
+typedef struct lh_scope {
+    uint32_t *guard;
+    int saved_errno;
+} lh_scope;
+
+static inline lh_scope lh_scope_begin(uint32_t *guard) {
+    lh_scope s = {guard, errno};
+    (*guard)++;
+    return s;
+}
+static inline void lh_scope_end(lh_scope *s) {
+    (*s->guard)--;
+    errno = s->saved_errno;
+}
+#define LH_GUARDED(t) lh_scope lh_scope_ __attribute__((cleanup(lh_scope_end))) = lh_scope_begin(&(t)->guard)
+
+/* The guard alone, for the hottest paths, around calls known to leave errno alone (a toolkit
+ * adapter's getters): errno is a call into libc, which these paths do not pay. */
+static inline uint32_t *lh_guard_begin(uint32_t *guard) {
+    (*guard)++;
+    return guard;
+}
+static inline void lh_guard_end(uint32_t **guard) { (**guard)--; }
+#define LH_GUARD_ONLY(t) uint32_t *lh_guard_ __attribute__((cleanup(lh_guard_end))) = lh_guard_begin(&(t)->guard)
+
+/* ---- threads ------------------------------------------------------------------------------------ */
+
+#define LH_HISTORY_MAX 256
+#define LH_THREAD_RECORDS 256
+
+/* A thread's iterations, in mmap'd memory so the summary can read them after the thread is gone.
+ * Counters are written by the owning thread only and read by the summary writer: relaxed loads
+ * and lh_owner_add (no read-modify-write). What detectors keep per thread is in their own files,
+ * indexed by lh_record_index. */
+typedef struct lh_thread_rec {
+    _Atomic uint32_t state;                     /* LH_REC_FREE / LIVE / DONE */
+    _Atomic int32_t tid;
+    char name[16];                              /* set at claim and at thread exit */
+    _Atomic uint64_t iterations;
+    _Atomic uint64_t frames;                    /* toolkit frames (GdkFrameClock before-paint) */
+    _Atomic uint64_t hook_calls[LH_HOOK_COUNT]; /* per hook (layout calls: the sum over layout hooks) */
+    uint32_t history_next;                      /* owner-only: ring index */
+    lh_hist history[LH_HISTORY_MAX];            /* owner-only: read only by the owner's breaches */
+} lh_thread_rec;
+
+enum { LH_REC_FREE = 0, LH_REC_LIVE = 1, LH_REC_DONE = 2 };
+
+/* The runtime's per-thread state (initial-exec TLS). Detectors keep theirs in TLS of their own. */
+struct lh_tls {
+    uint32_t guard;               /* > 0: LoopHunter's own work is running on this thread */
+    uintptr_t stack_lo;           /* the low end of this thread's stack (breach path); 0 unknown, 1 unlimited */
+    bool record_failed;           /* the record pool was full when this thread asked */
+    bool frame_driven;            /* a toolkit frame clock drives this thread's epochs */
+    bool past_first_epoch;        /* the current epoch is not the thread's first iteration or frame */
+    uint64_t epoch;               /* process-unique id of the current epoch (iteration or frame); 0: none yet */
+    uint64_t epoch_number;        /* the current epoch's iteration (or frame) number */
+    uint64_t iteration;           /* event-loop iterations this thread began */
+    uint64_t frame;               /* toolkit frames this thread began */
+    uint64_t epoch_start_ns;
+    uint64_t busy_end_ns;         /* when the loop went back to wait (0: still busy) */
+    int32_t wait_ms;              /* timeout of the wait that ended the iteration */
+    int32_t longest_wait_ms;      /* longest wait asked for since lh_take_longest_wait (0: none, INT32_MAX: forever) */
+    lh_slot *layout_owner;        /* the innermost object whose layout is running (allocations are charged to it) */
+    lh_thread_rec *rec;
+};
+
+extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
+
+/* Counts one call of hook `id` in the calling thread's record (when it has one yet). */
+static inline void lh_count_hook_call(unsigned id) {
+    lh_thread_rec *r = lh_tls_data.rec;
+    if (r != NULL) lh_owner_add(&r->hook_calls[id], 1);
+}
+
+/* The thread's record, claimed on first use (a thread that lays out or runs a known event loop:
+ * the process is a GUI program, which also resolves the originals and primes the unwinder); NULL
+ * when the pool is exhausted. Guard held. */
+lh_thread_rec *lh_thread_record(lh_tls *t) LH_HIDDEN;
+/* Ends the current iteration (into the history) and starts a new one. `claim`: take a thread
+ * record if the thread has none. On a frame-driven thread this counts the iteration but leaves the
+ * epoch to the frames. Returns the time it began. Guard held. */
+uint64_t lh_thread_new_iteration(lh_tls *t, bool claim) LH_HIDDEN;
+/* A toolkit frame begins (GdkFrameClock "before-paint"): from now on frames, not event-loop
+ * iterations, are this thread's epochs and history entries. Guard held. */
+void lh_thread_frame_begin(lh_tls *t) LH_HIDDEN;
+/* The frame has been painted ("after-paint"): its busy time ends. */
+void lh_thread_frame_end(lh_tls *t) LH_HIDDEN;
+/* The last `max` history entries, oldest first, including the running epoch. Guard held. */
+size_t lh_thread_history(lh_tls *t, lh_hist *out, size_t max) LH_HIDDEN;
+/* The longest wait asked for since the last call (0: none, INT32_MAX: forever), and resets. */
+int32_t lh_take_longest_wait(lh_tls *t) LH_HIDDEN;
+int32_t lh_gettid(void) LH_HIDDEN;
+/* Maps the record pool and creates the thread-exit key (start-up; 0 or -errno); forgets every
+ * record in the child of a fork. */
+int lh_thread_init(void) LH_HIDDEN;
+void lh_thread_after_fork(void) LH_HIDDEN;
+
+/* A record's index in the pool: where detectors keep their per-thread state. */
+static inline size_t lh_record_index(const lh_thread_rec *r);
+
+/* ---- the process -------------------------------------------------------------------------------- */
+
+enum { LH_STATE_UNINIT = 0, LH_STATE_INITIALIZING = 1, LH_STATE_READY = 2, LH_STATE_OFF = 3 };
+
+#define LH_MAX_LOOP_RANGES 16
+#define LH_MAX_CONFIG_MESSAGES 16
+
+typedef struct lh_process {
+    lh_config cfg;
+    lh_table table;               /* the (object, hook) table: layout counts, allocations per object */
+    int pid, ppid;
+    uint64_t run_tag;             /* random per process: names and ids never collide */
+    uint64_t start_ns, start_wall_ns;
+    char exe[1024];
+    bool dir_ok;
+    char dir_problem[256];
+
+    /* Iteration boundaries: executable ranges of the event-loop libraries (lh_loop.c). */
+    lh_range loop_ranges[LH_MAX_LOOP_RANGES];
+    _Atomic size_t loop_range_count;       /* release/acquire: publishes loop_ranges */
+    _Atomic uint64_t loop_scan_generation; /* lh_modules_generation() at the last scan (relaxed) */
+    _Atomic int loop_rescanning;           /* try-flag: one rescan at a time, nobody waits */
+    lh_range self_range;                   /* libloophunter.so's code: frames skipped in reports */
+
+    _Atomic uint64_t epoch_next;           /* relaxed counter: unique epoch ids */
+    _Atomic uint64_t heap_live_bytes;      /* the live heap at the last epoch's end (lh_alloc.c publishes it; relaxed) */
+    /* Free watchers: detectors that want free() to tell them about blocks (lh_watch_frees). */
+    _Atomic uint64_t free_watchers;
+    /* Step watchers: detectors that want callbacks and signal emissions timed (lh_watch_steps). */
+    _Atomic int step_watchers;
+
+    lh_thread_rec *records;                /* mmap'd pool of LH_THREAD_RECORDS */
+    _Atomic size_t records_high;           /* records [0, records_high) were ever claimed */
+    _Atomic uint64_t records_exhausted;
+    _Atomic uint64_t recycled_threads, recycled_iterations, recycled_layout_calls;
+
+    char messages[LH_MAX_CONFIG_MESSAGES][LH_CONFIG_MESSAGE_LEN];
+    size_t message_count;
+} lh_process;
+
+extern lh_process lh_proc LH_HIDDEN;
+extern _Atomic int lh_state LH_HIDDEN;
+
+static inline size_t lh_record_index(const lh_thread_rec *r) { return (size_t)(r - lh_proc.records); }
+
+bool lh_init_slow(void) LH_HIDDEN;
+/* Resolves every original and primes the unwinder, once per process (see lh_state.c). */
+void lh_prepare_for_breaches(void) LH_HIDDEN;
+/* Keeps a start-up message (a bad variable...) for the summary and prints it on stderr. */
+void lh_say(const char *a, const char *b, const char *c) LH_HIDDEN;
+
+/* True when LoopHunter is initialised, enabled, and one of `families` is switched on. Initialises
+ * lazily (hooks can run before our constructor). */
+static inline bool lh_active(unsigned families) {
+    /* acquire: pairs with the release that publishes the initialised lh_proc. */
+    int s = lh_load_acquire(&lh_state);
+    if (LH_UNLIKELY(s != LH_STATE_READY)) {
+        if (s != LH_STATE_UNINIT || !lh_init_slow()) return false;
+    }
+    return (lh_proc.cfg.families & families) != 0;
+}
+
+/* Whether the family is switched on (LoopHunter ready). */
+static inline bool lh_family_on(unsigned family) { return (lh_proc.cfg.families & family) != 0; }
+
+/* Whether `pc` is in LoopHunter's own code (frames left out of every stack we report). */
+static inline bool lh_is_own_code(uintptr_t pc) { return pc >= lh_proc.self_range.lo && pc < lh_proc.self_range.hi; }
+
+/* Nanoseconds since LoopHunter started in the process, in µs (0 for a time before). */
+static inline uint64_t lh_us_since_start(uint64_t ns) { return ns > lh_proc.start_ns ? (ns - lh_proc.start_ns) / 1000 : 0; }
+
+/* ---- the event loop (lh_loop.c) ------------------------------------------------------------------- */
+
+static inline int32_t lh_wait_from_ms(int ms) { return ms < 0 ? -1 : ms; }
+int32_t lh_wait_from_timespec(const struct timespec *ts) LH_HIDDEN;
+int32_t lh_wait_from_timeval(const struct timeval *tv) LH_HIDDEN;
+/* A wait of a loop-wait hook begins / returned; `caller`: the wrapper's return address. */
+void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) LH_HIDDEN;
+void lh_loop_return(unsigned hook, const void *caller) LH_HIDDEN;
+/* (Re)reads the loop libraries' address ranges. */
+void lh_loop_scan_libraries(void) LH_HIDDEN;
+/* Finds the interposers of the loop waits loaded ahead of LoopHunter (start-up). */
+void lh_loop_find_interposers(void) LH_HIDDEN;
+
+/* ---- what detectors ask the runtime to watch ------------------------------------------------------ */
+
+/* free() tells the detectors (their block_freed) about every block while the count is above 0. */
+static inline void lh_watch_frees(int64_t delta) { lh_add_relaxed(&lh_proc.free_watchers, (uint64_t)delta); }
+/* Toolkits time their callbacks and signal emissions (and send the step event) while above 0. */
+static inline void lh_watch_steps(int delta) { lh_add_relaxed(&lh_proc.step_watchers, delta); }
+static inline bool lh_steps_watched(void) { return lh_load_relaxed(&lh_proc.step_watchers) > 0; }
+
+/* ---- stacks (lh_capture.c) ------------------------------------------------------------------------ */
+
+/* The caller's stack, innermost first, LoopHunter's own frames left out: at most `max` (<= 32)
+ * return addresses, for a stack kept for later (where a window or a timer was made). Guard held. */
+uint32_t lh_capture_stack(uintptr_t *out, uint32_t max) LH_HIDDEN;
+/* Makes the first stack capture (libunwind's set-up) happen now rather than inside a hook. */
+void lh_prime_unwinder(void) LH_HIDDEN;
+/* At start-up, before LoopHunter is ready: notices a ThreadSanitizer runtime (see lh_unwind.h). */
+void lh_unwinder_init(void) LH_HIDDEN;
+
+/* ---- the host's own functions (lh_host.c) --------------------------------------------------------- */
+
+/* The host's own definition of function (or variable) `name`: GLib's, GTK's, toykit's..., in
+ * whichever module defines it first, loaded at start-up or later, globally or with RTLD_LOCAL;
+ * never LoopHunter's. For calling the toolkit (lh_symbols.h; allocates nothing). NULL: none. */
+void *lh_host_function(const char *name) LH_HIDDEN;
+void *lh_host_data(const char *name) LH_HIDDEN;
+
+/* ---- sandboxes (lh_sandbox.c) --------------------------------------------------------------------- */
+
+/* Room before a spooled record for its frame header (and one byte after it for a newline). */
+#define LH_SPOOL_HEADER 64
+extern _Atomic int lh_sandbox_state LH_HIDDEN;
+/* The process has put itself in a seccomp sandbox: only reads, writes and the like from now on. */
+static inline bool lh_sandboxed(void) {
+    /* acquire: pairs with the release that publishes the spool descriptor. */
+    return lh_load_acquire(&lh_sandbox_state) == 2;
+}
+/* Appends one record (a report or the summary) to the spool: `frame` holds LH_SPOOL_HEADER bytes
+ * of room, then the `payload_len` bytes of JSON, then room for one byte. Returns 0 or -errno. */
+int lh_spool_append(char *frame, size_t payload_len) LH_HIDDEN;
+/* Copies `len` bytes at `address` if they are mapped (false otherwise), without faulting and
+ * within the sandbox when there is one. */
+bool lh_read_memory(void *out, const void *address, size_t len) LH_HIDDEN;
+void lh_sandbox_summary(lh_json *j) LH_HIDDEN;
+
+#endif

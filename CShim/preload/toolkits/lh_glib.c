@@ -1,0 +1,397 @@
+/*
+ * lh_glib.c — GLib's glue: what GLib's logging, main-loop sources and signal emissions do, told to
+ * the detectors that care (toolkit warnings, timers, windows). Used by GTK programs and by any
+ * other GLib program (PyGObject, GJS); GLib is never linked, its functions are looked up at run
+ * time (lh_host_function) once a hook of it was called.
+ *
+ * Logging (family log; the warning detector). GTK logs through g_log_structured_standard
+ * (g_warning with G_LOG_USE_STRUCTURED), g_log and g_logv; inside libglib these meet in
+ * g_log_structured_array, which the PLT does not reach, so the three entry points are interposed:
+ *   g_logv: a generated row (its note formats a copy of the arguments); g_log: forwarded through
+ *   g_logv, as GLib's own g_log does; g_log_structured_standard has no va_list variant: the message
+ *   is formatted once with GLib's g_strdup_vprintf (what GLib does itself) and passed on as "%s"
+ *   with that text, which GLib prints identically; under G_LOG_FLAG_RECURSION (GLib is out of
+ *   memory) into a 1025-byte stack buffer, as GLib does. Only Gtk and Gdk messages are formatted.
+ *
+ * Sources (family timer; the timer detector). Timeouts and idles made through the public API get
+ * a trampoline of ours as their callback and our record as their data, so every fire, the return
+ * value and the end (the destroy notify) are seen; the program's callback, data and notify are
+ * called exactly as GLib would have. Lookups by user data are translated to the record GLib holds.
+ *
+ * Signal emissions (family window; the window detector): timed while a shown window waits for its
+ * first frame (lh_steps_watched), as the steps on its way.
+ *
+ * Runs on the host's thread wherever it logs, adds a source or emits; our work runs with the
+ * guard held (LH_GUARDED), errno kept; the host's own calls (logging, callbacks) run outside it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lh_glib.h"
+#include "lh_gtk.h"
+#include "lh_runtime.h"
+#include "lh_timer.h"
+#include "lh_warning.h"
+#include "lh_window.h"
+
+/* ---- GLib's own functions, looked up once (a race resolves them twice, to the same values) -------- */
+
+static char *(*strdup_vprintf)(const char *format, va_list args);
+static void (*g_free_fn)(void *memory);
+static void *(*current_source)(void);
+static int (*source_is_destroyed)(void *source);
+typedef int (*parse_name_fn)(const char *name, lh_gtype type, unsigned *id, uint32_t *detail, int force);
+/* relaxed: the pointer value is all that is published; a race resolves it twice. */
+static _Atomic(parse_name_fn) signal_parse_name;
+static const void *timeout_funcs, *idle_funcs;
+
+/* Whether the functions logging needs are there. */
+static bool resolve_logging(void) {
+    if (strdup_vprintf == NULL) {
+        *(void **)&strdup_vprintf = lh_host_function("g_strdup_vprintf");
+        *(void **)&g_free_fn = lh_host_function("g_free");
+    }
+    return strdup_vprintf != NULL && g_free_fn != NULL;
+}
+
+static void resolve_sources(void) {
+    if (current_source != NULL) return;
+    *(void **)&source_is_destroyed = lh_host_function("g_source_is_destroyed");
+    timeout_funcs = lh_host_data("g_timeout_funcs");
+    idle_funcs = lh_host_data("g_idle_funcs");
+    *(void **)&current_source = lh_host_function("g_main_current_source");
+}
+
+/* ---- logging ------------------------------------------------------------------------------------- */
+
+/* Row g_logv (and g_log through it): a copy of the arguments formatted, for GTK's messages only. */
+void lh_glib_logging(unsigned hook, const char *domain, int level, const char *format, va_list args) {
+    if (format == NULL || (level & LH_G_LOG_FLAG_RECURSION) || !lh_warning_domain(domain) || !resolve_logging()) return;
+    va_list copy;
+    va_copy(copy, args);
+    char *message = strdup_vprintf(format, copy);
+    va_end(copy);
+    lh_warning_seen(hook, domain, level, format, message);
+    g_free_fn(message);
+}
+
+/* g_log(domain, level, format, ...): GLib's own g_log is va_start + g_logv. */
+LH_EXPORT void g_log(const char *domain, int level, const char *format, ...) {
+    __typeof__(lh_real_g_logv) real = LH_ORIGINAL(g_logv);
+    va_list args;
+    va_start(args, format);
+    lh_tls *t = &lh_tls_data;
+    if (t->guard == 0 && lh_active(LH_FAMILY_LOG)) {
+        LH_GUARDED(t);
+        lh_count_hook_call(LH_HOOK_g_log);
+        lh_glib_logging(LH_HOOK_g_log, domain, level, format, args);
+    }
+    if (real != NULL) real(domain, level, format, args);
+    va_end(args);
+}
+
+/* Formats `format` as GLib does when it cannot allocate, and logs it as "%s". */
+static void log_on_stack(__typeof__(lh_real_g_log_structured_standard) real, const char *domain, int level,
+                         const char *file, const char *line, const char *func, const char *format, va_list args) {
+    char buffer[1025];
+    vsnprintf(buffer, sizeof buffer, format, args);
+    real(domain, level, file, line, func, "%s", buffer);
+}
+
+LH_EXPORT void g_log_structured_standard(const char *domain, int level, const char *file, const char *line,
+                                         const char *func, const char *format, ...) {
+    __typeof__(lh_real_g_log_structured_standard) real = LH_ORIGINAL(g_log_structured_standard);
+    if (real == NULL) return;
+    va_list args;
+    va_start(args, format);
+    int saved = errno;
+    bool glib = !(level & LH_G_LOG_FLAG_RECURSION) && resolve_logging();
+    errno = saved;
+    if (!glib) { /* out of memory, or not a GLib we know: format on the stack, log, nothing else */
+        log_on_stack(real, domain, level, file, line, func, format, args);
+        va_end(args);
+        return;
+    }
+    char *message = strdup_vprintf(format, args); /* what GLib itself would do first */
+    va_end(args);
+    lh_tls *t = &lh_tls_data;
+    if (t->guard == 0 && lh_active(LH_FAMILY_LOG)) {
+        LH_GUARDED(t);
+        lh_count_hook_call(LH_HOOK_g_log_structured_standard);
+        if (lh_warning_domain(domain)) lh_warning_seen(LH_HOOK_g_log_structured_standard, domain, level, format, message);
+    }
+    real(domain, level, file, line, func, "%s", message);
+    g_free_fn(message);
+}
+
+/* ---- sources ------------------------------------------------------------------------------------- */
+
+enum { G_PRIORITY_DEFAULT = 0, G_PRIORITY_DEFAULT_IDLE = 200 };
+
+static bool is_once(const lh_timer_rec *r) {
+    return r->hook == LH_HOOK_g_timeout_add_once || r->hook == LH_HOOK_g_idle_add_once;
+}
+
+/* The callback GLib calls: the program's, counted and judged around it. */
+static int trampoline(void *arg) {
+    lh_timer_rec *r = arg;
+    lh_tls *t = &lh_tls_data;
+    bool counted = t->guard == 0;
+    if (counted) {
+        LH_GUARDED(t);
+        lh_timer_fire(t, r);
+    }
+    int keep = is_once(r) ? (((lh_gonce_fn)r->func)((void *)r->data), 0) : ((lh_gsource_fn)r->func)((void *)r->data);
+    if (counted) {
+        LH_GUARDED(t);
+        /* A source removed from inside its own callback ends with it, whatever it returns. */
+        bool runs_on = keep && !(source_is_destroyed != NULL && current_source != NULL &&
+                                 source_is_destroyed(current_source()));
+        lh_timer_dispatched(t, r, runs_on);
+    }
+    return keep;
+}
+
+/* GLib is done with the source: the program's notify, then the record is free. */
+static void notify_trampoline(void *arg) {
+    lh_timer_rec *r = arg;
+    bool mine = lh_timer_untrack(r);
+    if (r->notify != NULL) r->notify((void *)r->data);
+    if (mine) lh_timer_release(r);
+}
+
+/* Puts the trampolines in place of (func, data, notify) when the source is followed; otherwise
+ * leaves them. */
+static bool wrap(unsigned hook, int64_t interval_ms, lh_gsource_fn *func, void **data, lh_gnotify_fn *notify) {
+    lh_tls *t = &lh_tls_data;
+    if (*func == NULL || t->guard != 0 || !lh_timer_ready()) return false;
+    lh_timer_rec *r;
+    {
+        LH_GUARDED(t);
+        lh_count_hook_call(hook);
+        resolve_sources();
+        r = lh_timer_track(hook, (uintptr_t)*func, (uintptr_t)*data, *notify, interval_ms, NULL, 0);
+    }
+    if (r == NULL) return false;
+    *func = trampoline;
+    *data = r;
+    *notify = notify_trampoline;
+    return true;
+}
+
+static unsigned timeout_full(unsigned hook, int priority, unsigned interval, lh_gsource_fn func, void *data,
+                             lh_gnotify_fn notify) {
+    __typeof__(lh_real_g_timeout_add_full) real = LH_ORIGINAL(g_timeout_add_full);
+    if (real == NULL) return 0;
+    wrap(hook, interval, &func, &data, &notify);
+    return real(priority, interval, func, data, notify);
+}
+
+static unsigned seconds_full(unsigned hook, int priority, unsigned interval, lh_gsource_fn func, void *data,
+                             lh_gnotify_fn notify) {
+    __typeof__(lh_real_g_timeout_add_seconds_full) real = LH_ORIGINAL(g_timeout_add_seconds_full);
+    if (real == NULL) return 0;
+    wrap(hook, (int64_t)interval * 1000, &func, &data, &notify);
+    return real(priority, interval, func, data, notify);
+}
+
+static unsigned idle_full(unsigned hook, int priority, lh_gsource_fn func, void *data, lh_gnotify_fn notify) {
+    __typeof__(lh_real_g_idle_add_full) real = LH_ORIGINAL(g_idle_add_full);
+    if (real == NULL) return 0;
+    wrap(hook, -1, &func, &data, &notify);
+    return real(priority, func, data, notify);
+}
+
+LH_EXPORT unsigned g_timeout_add(unsigned interval, lh_gsource_fn func, void *data) {
+    return timeout_full(LH_HOOK_g_timeout_add, G_PRIORITY_DEFAULT, interval, func, data, NULL);
+}
+LH_EXPORT unsigned g_timeout_add_full(int priority, unsigned interval, lh_gsource_fn func, void *data,
+                                      lh_gnotify_fn notify) {
+    return timeout_full(LH_HOOK_g_timeout_add_full, priority, interval, func, data, notify);
+}
+LH_EXPORT unsigned g_timeout_add_seconds(unsigned interval, lh_gsource_fn func, void *data) {
+    return seconds_full(LH_HOOK_g_timeout_add_seconds, G_PRIORITY_DEFAULT, interval, func, data, NULL);
+}
+LH_EXPORT unsigned g_timeout_add_seconds_full(int priority, unsigned interval, lh_gsource_fn func, void *data,
+                                              lh_gnotify_fn notify) {
+    return seconds_full(LH_HOOK_g_timeout_add_seconds_full, priority, interval, func, data, notify);
+}
+LH_EXPORT unsigned g_idle_add(lh_gsource_fn func, void *data) {
+    return idle_full(LH_HOOK_g_idle_add, G_PRIORITY_DEFAULT_IDLE, func, data, NULL);
+}
+LH_EXPORT unsigned g_idle_add_full(int priority, lh_gsource_fn func, void *data, lh_gnotify_fn notify) {
+    return idle_full(LH_HOOK_g_idle_add_full, priority, func, data, notify);
+}
+
+/* The _once variants: GLib implements them as a _full source whose callback runs once; a source
+ * that is not followed goes to the program's own call. */
+LH_EXPORT unsigned g_timeout_add_once(unsigned interval, lh_gonce_fn func, void *data) {
+    lh_gsource_fn f = (lh_gsource_fn)(void (*)(void))func; /* only ever called as an lh_gonce_fn */
+    lh_gnotify_fn notify = NULL;
+    __typeof__(lh_real_g_timeout_add_full) full = LH_ORIGINAL(g_timeout_add_full);
+    if (full != NULL && wrap(LH_HOOK_g_timeout_add_once, interval, &f, &data, &notify))
+        return full(G_PRIORITY_DEFAULT, interval, f, data, notify);
+    __typeof__(lh_real_g_timeout_add_once) real = LH_ORIGINAL(g_timeout_add_once);
+    return real != NULL ? real(interval, func, data) : 0;
+}
+LH_EXPORT unsigned g_idle_add_once(lh_gonce_fn func, void *data) {
+    lh_gsource_fn f = (lh_gsource_fn)(void (*)(void))func; /* only ever called as an lh_gonce_fn */
+    lh_gnotify_fn notify = NULL;
+    __typeof__(lh_real_g_idle_add_full) full = LH_ORIGINAL(g_idle_add_full);
+    if (full != NULL && wrap(LH_HOOK_g_idle_add_once, -1, &f, &data, &notify))
+        return full(G_PRIORITY_DEFAULT_IDLE, f, data, notify);
+    __typeof__(lh_real_g_idle_add_once) real = LH_ORIGINAL(g_idle_add_once);
+    return real != NULL ? real(func, data) : 0;
+}
+
+/* g_timeout_source_new*() / g_idle_source_new() + g_source_set_callback: only timeout and idle
+ * sources are wrapped (other sources call their callback with other arguments). */
+LH_EXPORT void g_source_set_callback(void *source, lh_gsource_fn func, void *data, lh_gnotify_fn notify) {
+    __typeof__(lh_real_g_source_set_callback) real = LH_ORIGINAL(g_source_set_callback);
+    if (real == NULL) return;
+    lh_tls *t = &lh_tls_data;
+    if (source != NULL && t->guard == 0 && lh_timer_ready()) {
+        {
+            LH_GUARDED(t);
+            resolve_sources();
+        }
+        /* GSource: callback_data, callback_funcs, source_funcs (the public struct's first fields). */
+        const void *funcs = ((void *const *)source)[2];
+        if (funcs != NULL && (funcs == timeout_funcs || funcs == idle_funcs))
+            wrap(LH_HOOK_g_source_set_callback, funcs == idle_funcs ? -1 : 0, &func, &data, &notify);
+    }
+    real(source, func, data, notify);
+}
+
+/* The lookups by user data: GLib holds our record as the data; the program passes its own. */
+static bool made_by_glib_with(const lh_timer_rec *r, const void *funcs) {
+    bool idle = r->interval_ms < 0;
+    bool glib = r->hook != LH_HOOK_tk_loop_add_timer && r->hook != LH_HOOK_tk_loop_add_idle &&
+                r->hook != LH_HOOK_timer_create;
+    return glib && (funcs == NULL || (funcs == idle_funcs && idle) || (funcs == timeout_funcs && !idle));
+}
+
+static void *record_for_data(const void *data, const void *funcs) {
+    return lh_timer_find_data(data, made_by_glib_with, funcs);
+}
+
+LH_EXPORT int g_source_remove_by_user_data(void *data) {
+    __typeof__(lh_real_g_source_remove_by_user_data) real = LH_ORIGINAL(g_source_remove_by_user_data);
+    if (real == NULL) return 0;
+    void *r = record_for_data(data, NULL);
+    return (r != NULL && real(r)) || real(data);
+}
+
+LH_EXPORT int g_source_remove_by_funcs_user_data(void *funcs, void *data) {
+    __typeof__(lh_real_g_source_remove_by_funcs_user_data) real = LH_ORIGINAL(g_source_remove_by_funcs_user_data);
+    if (real == NULL) return 0;
+    void *r = record_for_data(data, funcs);
+    return (r != NULL && real(funcs, r)) || real(funcs, data);
+}
+
+LH_EXPORT int g_idle_remove_by_data(void *data) {
+    __typeof__(lh_real_g_idle_remove_by_data) real = LH_ORIGINAL(g_idle_remove_by_data);
+    if (real == NULL) return 0;
+    {
+        LH_GUARDED(&lh_tls_data);
+        resolve_sources();
+    }
+    void *r = record_for_data(data, idle_funcs);
+    return (r != NULL && real(r)) || real(data);
+}
+
+LH_EXPORT void *g_main_context_find_source_by_user_data(void *context, void *data) {
+    __typeof__(lh_real_g_main_context_find_source_by_user_data) real = LH_ORIGINAL(g_main_context_find_source_by_user_data);
+    if (real == NULL) return NULL;
+    void *r = record_for_data(data, NULL);
+    void *found = r != NULL ? real(context, r) : NULL;
+    return found != NULL ? found : real(context, data);
+}
+
+LH_EXPORT void *g_main_context_find_source_by_funcs_user_data(void *context, void *funcs, void *data) {
+    __typeof__(lh_real_g_main_context_find_source_by_funcs_user_data) real =
+        LH_ORIGINAL(g_main_context_find_source_by_funcs_user_data);
+    if (real == NULL) return NULL;
+    void *r = record_for_data(data, funcs);
+    void *found = r != NULL ? real(context, funcs, r) : NULL;
+    return found != NULL ? found : real(context, funcs, data);
+}
+
+/* ---- signal emissions ------------------------------------------------------------------------------ */
+
+/* An emission that took long enough is a step on the way of the windows waiting. Guard held. */
+static void emission_took(void *instance, unsigned signal_id, uint64_t started) {
+    uint64_t us = (lh_now_ns() - started) / 1000;
+    const lh_gtk_api *g = lh_gtk();
+    if (us < LH_WINDOW_STEP_MIN_US || g == NULL || g->signal_name == NULL) return;
+    const char *type = instance != NULL ? g->type_name(lh_gtype_of_instance(instance)) : NULL;
+    lh_window_step(g->signal_name(signal_id), type != NULL ? type : "(unknown)", 0, us);
+}
+
+uintptr_t lh_glib_emission_begins(unsigned hook, void *instance, unsigned signal_id, uint32_t detail, va_list ap) {
+    (void)hook, (void)instance, (void)signal_id, (void)detail, (void)ap;
+    return lh_steps_watched() ? (uintptr_t)lh_now_ns() : 0;
+}
+
+void lh_glib_emission_ends(unsigned hook, uintptr_t started, void *instance, unsigned signal_id, uint32_t detail,
+                           va_list ap) {
+    (void)hook, (void)detail, (void)ap;
+    if (started != 0) emission_took(instance, signal_id, started);
+}
+
+/* Whether an emission made through the variadic entry points is timed (counted when it is). */
+static uint64_t emission_start(unsigned hook) {
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0 || !lh_active(LH_FAMILY_WINDOW)) return 0;
+    lh_count_hook_call(hook);
+    return lh_steps_watched() ? lh_now_ns() : 0;
+}
+
+static void emission_end(void *instance, unsigned signal_id, uint64_t started) {
+    lh_tls *t = &lh_tls_data;
+    if (started == 0 || t->guard != 0) return;
+    LH_GUARDED(t);
+    emission_took(instance, signal_id, started);
+}
+
+/* g_signal_emit(instance, id, detail, ...): GLib's own implementation is this valist call. */
+LH_EXPORT void g_signal_emit(void *instance, unsigned signal_id, uint32_t detail, ...) {
+    __typeof__(lh_real_g_signal_emit_valist) real = LH_ORIGINAL(g_signal_emit_valist);
+    if (real == NULL) return;
+    uint64_t started = emission_start(LH_HOOK_g_signal_emit);
+    va_list ap;
+    va_start(ap, detail);
+    real(instance, signal_id, detail, ap);
+    va_end(ap);
+    emission_end(instance, signal_id, started);
+}
+
+/* g_signal_emit_by_name(instance, "name::detail", ...): parsed as GLib does, then the valist call;
+ * a name GLib cannot parse goes to the original with no arguments (it only warns). */
+LH_EXPORT void g_signal_emit_by_name(void *instance, const char *detailed_signal, ...) {
+    __typeof__(lh_real_g_signal_emit_valist) real = LH_ORIGINAL(g_signal_emit_valist);
+    __typeof__(lh_real_g_signal_emit_by_name) by_name = LH_ORIGINAL(g_signal_emit_by_name);
+    parse_name_fn parse = lh_load_relaxed(&signal_parse_name);
+    if (parse == NULL) {
+        LH_GUARDED(&lh_tls_data);
+        parse = (parse_name_fn)lh_host_function("g_signal_parse_name");
+        lh_store_relaxed(&signal_parse_name, parse);
+    }
+    unsigned id = 0;
+    uint32_t detail = 0;
+    if (real == NULL || parse == NULL) return; /* no GObject: nobody could have called this */
+    /* An invalid name or instance: the original only warns (it never reads the arguments). */
+    if (instance == NULL || detailed_signal == NULL ||
+        !parse(detailed_signal, lh_gtype_of_instance(instance), &id, &detail, 1)) {
+        if (by_name != NULL) by_name(instance, detailed_signal);
+        return;
+    }
+    uint64_t started = emission_start(LH_HOOK_g_signal_emit_by_name);
+    va_list ap;
+    va_start(ap, detailed_signal);
+    real(instance, id, detail, ap);
+    va_end(ap);
+    emission_end(instance, id, started);
+}

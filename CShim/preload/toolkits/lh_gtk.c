@@ -1,0 +1,701 @@
+/*
+ * lh_gtk.c — exact per-widget layout counting in GTK 3 and GTK 4, and GTK's frames as layout
+ * iterations.
+ *
+ * GTK is linked -Bsymbolic: interposing gtk_widget_size_allocate sees only the application's own
+ * calls. So LoopHunter does what LayoutLoopHunter does with runtime subclassing, the GObject way:
+ * it patches class vtables. Before a widget (or GTK 4 layout manager) type gets its first instance
+ * (interposed g_object_new*), its class and its ancestors', ancestors first, get their layout slots
+ * pointed at wrappers, one wrapper per original function (lh_gtk_pools.h), decided by what the
+ * slots hold, not by a list of classes seen. A wrapper counts one layout of the widget it is given
+ * (a chain-up to the parent class is not counted again) and calls the original with untouched
+ * arguments. Slots counted:
+ *   GTK 3: size_allocate; the five get_preferred_* (as measures); finalize (to forget the widget).
+ *   GTK 4: GtkWidgetClass size_allocate, measure, finalize; GtkLayoutManagerClass allocate,
+ *          measure (GtkBox and ~60 classes lay out only through their layout manager), counted
+ *          against the widget they lay out.
+ * The offsets are GTK's stable ABI for its major version and are checked against the running GTK
+ * (class sizes, and the base classes' slots must hold code of libgtk); on a GTK whose layout does
+ * not match, counting stays off and one stderr line says so.
+ *
+ * Frames: every GdkFrameClock gets "before-paint" and "after-paint" handlers as it is created; in a
+ * GTK program the frames, not the main-loop iterations, are the layout epochs (GTK caps layout at 4
+ * passes per frame, so a loop shows as layouts in back-to-back frames).
+ *
+ * Runs inside g_object_new and GTK's layout, on GTK's thread: no lock anything waits on (patching
+ * is guarded by a try-flag: a thread that finds it taken leaves the class for later), no
+ * allocation of our own (GLib's class initialisation and signal connection allocate as they would
+ * anyway; the sweep's g_type_children list is GLib's, freed with g_free), errno preserved around
+ * our work. Everything that calls into GLib runs from g_object_new or a frame-clock signal (GLib's
+ * own context, where GLib allocates itself), never inside malloc or a signal handler.
+ */
+#define _GNU_SOURCE
+#include "lh_gtk.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "lh_gtk_pools.h"
+#include "lh_io.h"
+#include "lh_layout.h"
+#include "lh_window.h"
+
+/* ---- state ---------------------------------------------------------------------------------- */
+
+static lh_gtk_api api;
+static _Atomic int state;             /* LH_GTK_*; release/acquire publishes `api` */
+static _Atomic int patching;          /* try-flag around class patching */
+static lh_range libgtk;               /* code of libgtk (GTK 3: libgtk-3, GTK 4: libgtk-4) */
+static char off_reason[160];
+
+/* Statistics for the summary (relaxed counters). */
+static _Atomic uint64_t classes_patched, slots_patched, pool_exhausted, patch_skipped_busy;
+static _Atomic uint64_t frame_clocks, sweeps, forgotten;
+
+/* ---- counting --------------------------------------------------------------------------------- */
+
+/* A thread's wrapped vfunc calls, innermost last: a chain-up to the parent class's implementation
+ * (the same object and hook directly below on this thread's stack) is not counted again, and the
+ * allocation owner is restored as each returns. Owner-only; kept per thread record (in zero pages
+ * until a thread uses one), reached through the thread's own pointer (initial-exec TLS), which a
+ * new thread sets (and empties) at its first wrapped call. */
+#define VFUNC_DEPTH 128
+typedef struct vfunc_stack {
+    uint32_t depth;
+    struct vfunc_frame {
+        const void *object;
+        unsigned hook;
+        lh_slot *outer_owner; /* the allocation owner to restore on return */
+    } frames[VFUNC_DEPTH];
+} vfunc_stack;
+
+static vfunc_stack stacks[LH_THREAD_RECORDS];
+static __thread vfunc_stack *my_stack __attribute__((tls_model("initial-exec")));
+
+/* The thread's stack, set up at its first wrapped call (NULL: the thread has no record). */
+static vfunc_stack *stack_of(lh_tls *t) {
+    if (LH_LIKELY(my_stack != NULL)) return my_stack;
+    lh_thread_rec *r = t->rec;
+    if (r == NULL) {
+        LH_GUARDED(t);
+        r = lh_thread_record(t);
+    }
+    if (r == NULL) return NULL;
+    my_stack = &stacks[lh_record_index(r)];
+    my_stack->depth = 0; /* a record used by a thread before is ours now */
+    return my_stack;
+}
+
+/* Counts the outer call of (object, hook); returns whether a frame was pushed (for vfunc_leave). */
+static bool vfunc_enter(const void *object, unsigned hook, uint64_t size) {
+    lh_tls *t = &lh_tls_data;
+    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return false;
+    vfunc_stack *st = stack_of(t);
+    if (LH_UNLIKELY(st == NULL)) { /* no record: count without chain-up detection */
+        lh_layout_count(t, hook, object, size);
+        return false;
+    }
+    uint32_t depth = st->depth;
+    bool chain_up = depth > 0 && depth <= VFUNC_DEPTH && st->frames[depth - 1].object == object &&
+                    st->frames[depth - 1].hook == hook;
+    if (depth < VFUNC_DEPTH) {
+        st->frames[depth].object = object;
+        st->frames[depth].hook = hook;
+        st->frames[depth].outer_owner = t->layout_owner;
+    }
+    st->depth = depth + 1;
+    if (!chain_up) {
+        lh_slot *slot = lh_layout_count(t, hook, object, size);
+        /* Allocations until the matching leave are charged to this widget's layout (a chain-up
+         * keeps the owner its outer call set). Deeper than the stack: not charged. */
+        if (slot != NULL && depth < VFUNC_DEPTH) t->layout_owner = slot;
+    }
+    return true;
+}
+
+static void vfunc_leave(bool pushed) {
+    if (!pushed) return;
+    vfunc_stack *st = my_stack;
+    if (st == NULL || st->depth == 0) return;
+    uint32_t depth = --st->depth;
+    if (depth < VFUNC_DEPTH) lh_tls_data.layout_owner = st->frames[depth].outer_owner;
+}
+
+/* A widget is being finalized: a new widget at its address later is a new object. */
+static void forget_widget(const void *widget) {
+    if (lh_load_acquire(&lh_state) != LH_STATE_READY) return; /* acquire: lh_proc is initialised */
+    bool a = lh_table_forget(&lh_proc.table, widget, LH_HOOK_gtk_allocate);
+    bool m = lh_table_forget(&lh_proc.table, widget, LH_HOOK_gtk_measure);
+    if (a || m) lh_add_relaxed(&forgotten, 1); /* stat */
+    if (lh_family_on(LH_FAMILY_WINDOW)) lh_window_forget(widget);
+}
+
+/* ---- the wrappers ------------------------------------------------------------------------------ */
+
+#define SIZE(w, h) ((uint64_t)(uint32_t)(w) << 32 | (uint32_t)(h))
+
+/* GTK 3: void size_allocate(GtkWidget *, GtkAllocation *) */
+typedef void (*g3_alloc_fn)(void *, lh_gtk_rect *);
+#define g3_alloc_WRAPPER(i)                                                                         \
+    static void g3_alloc_##i(void *w, lh_gtk_rect *a) {                                             \
+        bool pushed = vfunc_enter(w, LH_HOOK_gtk_allocate, a != NULL ? SIZE(a->width, a->height) : LH_GEOMETRY_NONE); \
+        ((g3_alloc_fn)LH_ORIG(g3_alloc, i))(w, a);                                                  \
+        vfunc_leave(pushed);                                                                     \
+    }
+#define g3_alloc_ADDRESS(i) (void *)g3_alloc_##i,
+LH_DEFINE_POOL(g3_alloc, LH_REP256, LH_POOL_SMALL)
+
+/* GTK 3: void get_preferred_width/height(GtkWidget *, gint *minimum, gint *natural) */
+typedef void (*g3_pref_fn)(void *, int *, int *);
+#define g3_pref_WRAPPER(i)                                                                          \
+    static void g3_pref_##i(void *w, int *min, int *nat) {                                          \
+        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        ((g3_pref_fn)LH_ORIG(g3_pref, i))(w, min, nat);                                             \
+        vfunc_leave(pushed);                                                                     \
+    }
+#define g3_pref_ADDRESS(i) (void *)g3_pref_##i,
+LH_DEFINE_POOL(g3_pref, LH_REP256, LH_POOL_SMALL)
+
+/* GTK 3: void get_preferred_width_for_height/height_for_width(GtkWidget *, gint, gint *, gint *) */
+typedef void (*g3_pref_for_fn)(void *, int, int *, int *);
+#define g3_pref_for_WRAPPER(i)                                                                      \
+    static void g3_pref_for_##i(void *w, int size, int *min, int *nat) {                            \
+        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        ((g3_pref_for_fn)LH_ORIG(g3_pref_for, i))(w, size, min, nat);                               \
+        vfunc_leave(pushed);                                                                     \
+    }
+#define g3_pref_for_ADDRESS(i) (void *)g3_pref_for_##i,
+LH_DEFINE_POOL(g3_pref_for, LH_REP256, LH_POOL_SMALL)
+
+/* GTK 3: void get_preferred_height_and_baseline_for_width(GtkWidget *, gint, gint *x4) */
+typedef void (*g3_pref_base_fn)(void *, int, int *, int *, int *, int *);
+#define g3_pref_base_WRAPPER(i)                                                                     \
+    static void g3_pref_base_##i(void *w, int width, int *min, int *nat, int *min_b, int *nat_b) {  \
+        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        ((g3_pref_base_fn)LH_ORIG(g3_pref_base, i))(w, width, min, nat, min_b, nat_b);              \
+        vfunc_leave(pushed);                                                                     \
+    }
+#define g3_pref_base_ADDRESS(i) (void *)g3_pref_base_##i,
+LH_DEFINE_POOL(g3_pref_base, LH_REP256, LH_POOL_SMALL)
+
+/* GTK 4: void size_allocate(GtkWidget *, int width, int height, int baseline) */
+typedef void (*g4_alloc_fn)(void *, int, int, int);
+#define g4_alloc_WRAPPER(i)                                                                         \
+    static void g4_alloc_##i(void *w, int width, int height, int baseline) {                        \
+        bool pushed = vfunc_enter(w, LH_HOOK_gtk_allocate, SIZE(width, height));                 \
+        ((g4_alloc_fn)LH_ORIG(g4_alloc, i))(w, width, height, baseline);                            \
+        vfunc_leave(pushed);                                                                     \
+    }
+#define g4_alloc_ADDRESS(i) (void *)g4_alloc_##i,
+LH_DEFINE_POOL(g4_alloc, LH_REP256, LH_POOL_SMALL)
+
+/* GTK 4: void measure(GtkWidget *, GtkOrientation, int for_size, int *x4) */
+typedef void (*g4_measure_fn)(void *, int, int, int *, int *, int *, int *);
+#define g4_measure_WRAPPER(i)                                                                       \
+    static void g4_measure_##i(void *w, int orientation, int for_size, int *min, int *nat, int *min_b, int *nat_b) { \
+        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        ((g4_measure_fn)LH_ORIG(g4_measure, i))(w, orientation, for_size, min, nat, min_b, nat_b);  \
+        vfunc_leave(pushed);                                                                     \
+    }
+#define g4_measure_ADDRESS(i) (void *)g4_measure_##i,
+LH_DEFINE_POOL(g4_measure, LH_REP256, LH_POOL_SMALL)
+
+/* GTK 4: void allocate(GtkLayoutManager *, GtkWidget *, int width, int height, int baseline) */
+typedef void (*g4_lm_alloc_fn)(void *, void *, int, int, int);
+#define g4_lm_alloc_WRAPPER(i)                                                                      \
+    static void g4_lm_alloc_##i(void *lm, void *w, int width, int height, int baseline) {           \
+        bool pushed = vfunc_enter(w, LH_HOOK_gtk_allocate, SIZE(width, height));                 \
+        ((g4_lm_alloc_fn)LH_ORIG(g4_lm_alloc, i))(lm, w, width, height, baseline);                  \
+        vfunc_leave(pushed);                                                                     \
+    }
+#define g4_lm_alloc_ADDRESS(i) (void *)g4_lm_alloc_##i,
+LH_DEFINE_POOL(g4_lm_alloc, LH_REP256, LH_POOL_SMALL)
+
+/* GTK 4: void measure(GtkLayoutManager *, GtkWidget *, GtkOrientation, int for_size, int *x4) */
+typedef void (*g4_lm_measure_fn)(void *, void *, int, int, int *, int *, int *, int *);
+#define g4_lm_measure_WRAPPER(i)                                                                    \
+    static void g4_lm_measure_##i(void *lm, void *w, int orientation, int for_size, int *min, int *nat, int *min_b, int *nat_b) { \
+        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        ((g4_lm_measure_fn)LH_ORIG(g4_lm_measure, i))(lm, w, orientation, for_size, min, nat, min_b, nat_b); \
+        vfunc_leave(pushed);                                                                     \
+    }
+#define g4_lm_measure_ADDRESS(i) (void *)g4_lm_measure_##i,
+LH_DEFINE_POOL(g4_lm_measure, LH_REP256, LH_POOL_SMALL)
+
+/* Both: GObjectClass.finalize of widget classes: void finalize(GObject *) */
+typedef void (*finalize_fn)(void *);
+#define finalize_WRAPPER(i)                                                                         \
+    static void finalize_##i(void *object) {                                                        \
+        forget_widget(object);                                                                      \
+        ((finalize_fn)LH_ORIG(finalize, i))(object);                                                \
+    }
+#define finalize_ADDRESS(i) (void *)finalize_##i,
+LH_DEFINE_POOL(finalize, LH_REP512, LH_POOL_LARGE)
+
+/* ---- the pools and the slots they serve ----------------------------------------------------- */
+
+typedef struct pool {
+    const char *name;
+    void **orig;
+    void *const *wrappers;
+    unsigned capacity;
+    unsigned used; /* under the patching flag */
+} pool;
+
+enum { P_G3_ALLOC, P_G3_PREF, P_G3_PREF_FOR, P_G3_PREF_BASE, P_G4_ALLOC, P_G4_MEASURE, P_G4_LM_ALLOC,
+       P_G4_LM_MEASURE, P_FINALIZE, P_COUNT };
+
+static pool pools[P_COUNT] = {
+    [P_G3_ALLOC] = {"gtk3 size_allocate", g3_alloc_orig, g3_alloc_wrappers, LH_POOL_SMALL, 0},
+    [P_G3_PREF] = {"gtk3 get_preferred_width/height", g3_pref_orig, g3_pref_wrappers, LH_POOL_SMALL, 0},
+    [P_G3_PREF_FOR] = {"gtk3 get_preferred_*_for_*", g3_pref_for_orig, g3_pref_for_wrappers, LH_POOL_SMALL, 0},
+    [P_G3_PREF_BASE] = {"gtk3 get_preferred_height_and_baseline_for_width", g3_pref_base_orig, g3_pref_base_wrappers, LH_POOL_SMALL, 0},
+    [P_G4_ALLOC] = {"gtk4 size_allocate", g4_alloc_orig, g4_alloc_wrappers, LH_POOL_SMALL, 0},
+    [P_G4_MEASURE] = {"gtk4 measure", g4_measure_orig, g4_measure_wrappers, LH_POOL_SMALL, 0},
+    [P_G4_LM_ALLOC] = {"gtk4 layout manager allocate", g4_lm_alloc_orig, g4_lm_alloc_wrappers, LH_POOL_SMALL, 0},
+    [P_G4_LM_MEASURE] = {"gtk4 layout manager measure", g4_lm_measure_orig, g4_lm_measure_wrappers, LH_POOL_SMALL, 0},
+    [P_FINALIZE] = {"finalize", finalize_orig, finalize_wrappers, LH_POOL_LARGE, 0},
+};
+
+typedef struct slot_spec {
+    size_t offset; /* in the class structure */
+    int pool;
+} slot_spec;
+
+/* GTK 3.24 GtkWidgetClass (sizeof 824): the offsets of its public, ABI-stable structure. */
+static const slot_spec gtk3_widget_slots[] = {
+    {216, P_G3_ALLOC},      /* size_allocate */
+    {304, P_G3_PREF},       /* get_preferred_height */
+    {312, P_G3_PREF_FOR},   /* get_preferred_width_for_height */
+    {320, P_G3_PREF},       /* get_preferred_width */
+    {328, P_G3_PREF_FOR},   /* get_preferred_height_for_width */
+    {768, P_G3_PREF_BASE},  /* get_preferred_height_and_baseline_for_width */
+    {LH_GOBJECT_CLASS_FINALIZE_OFFSET, P_FINALIZE},
+};
+#define GTK3_WIDGET_CLASS_SIZE 824
+
+/* GTK 4 GtkWidgetClass (sizeof 408) and GtkLayoutManagerClass (sizeof 320). */
+static const slot_spec gtk4_widget_slots[] = {
+    {200, P_G4_ALLOC},      /* size_allocate */
+    {232, P_G4_MEASURE},    /* measure */
+    {LH_GOBJECT_CLASS_FINALIZE_OFFSET, P_FINALIZE},
+};
+static const slot_spec gtk4_layout_manager_slots[] = {
+    {144, P_G4_LM_MEASURE}, /* measure */
+    {152, P_G4_LM_ALLOC},   /* allocate */
+};
+#define GTK4_WIDGET_CLASS_SIZE 408
+#define GTK4_LAYOUT_MANAGER_CLASS_SIZE 320
+
+static const slot_spec *widget_slots;
+static size_t widget_slot_count;
+
+/* ---- class patching --------------------------------------------------------------------------- */
+
+static bool is_ours(const void *fn) { return lh_is_own_code((uintptr_t)fn); }
+
+/* The wrapper of `fn` in pool `p`, claiming a new one the first time (under the patching flag). */
+static void *wrapper_for(int p, void *fn) {
+    pool *pl = &pools[p];
+    for (unsigned i = 0; i < pl->used; i++)
+        if (pl->orig[i] == fn) return pl->wrappers[i];
+    if (pl->used == pl->capacity) {
+        lh_add_relaxed(&pool_exhausted, 1); /* stat */
+        return NULL;
+    }
+    unsigned i = pl->used++;
+    /* release: the original is in place before the wrapper can be reached through a slot. */
+    __atomic_store_n(&pl->orig[i], fn, __ATOMIC_RELEASE);
+    return pl->wrappers[i];
+}
+
+/* Points the class's slots at wrappers; decided by what the slots hold. NULL slots stay NULL. */
+static bool patch_class(void *klass, const slot_spec *specs, size_t n) {
+    bool changed = false;
+    for (size_t s = 0; s < n; s++) {
+        void **slot = (void **)((char *)klass + specs[s].offset);
+        void *fn = __atomic_load_n(slot, __ATOMIC_RELAXED);
+        if (fn == NULL || is_ours(fn)) continue;
+        void *w = wrapper_for(specs[s].pool, fn);
+        if (w == NULL) continue;
+        /* release: the wrapper's original (stored above) before the slot points at it. GTK reads
+         * slots with plain loads; classes are patched on the thread that lays their widgets out. */
+        __atomic_store_n(slot, w, __ATOMIC_RELEASE);
+        lh_add_relaxed(&slots_patched, 1); /* stat */
+        changed = true;
+    }
+    return changed;
+}
+
+static bool fully_patched(const void *klass, const slot_spec *specs, size_t n) {
+    for (size_t s = 0; s < n; s++) {
+        void *fn = __atomic_load_n((void *const *)((const char *)klass + specs[s].offset), __ATOMIC_RELAXED);
+        if (fn != NULL && !is_ours(fn)) return false;
+    }
+    return true;
+}
+
+/* Patches `type` and its ancestors up to GtkWidget (or GtkLayoutManager), ancestors first, when
+ * it is one of those. Initialises the class if needed (as g_object_new is about to anyway). */
+static void patch_type(lh_gtype type) {
+    const slot_spec *specs;
+    size_t n;
+    lh_gtype base;
+    if (api.type_is_a(type, api.widget_type)) {
+        base = api.widget_type, specs = widget_slots, n = widget_slot_count;
+    } else if (api.layout_manager_type != 0 && api.type_is_a(type, api.layout_manager_type)) {
+        base = api.layout_manager_type, specs = gtk4_layout_manager_slots, n = LH_ARRAY_COUNT(gtk4_layout_manager_slots);
+    } else {
+        return;
+    }
+    void *klass = api.type_class_peek(type);
+    if (klass != NULL && fully_patched(klass, specs, n)) return; /* the common case: done before */
+    int expected = 0;
+    /* acquire: see the pools as the previous patcher left them. */
+    if (!lh_cas_acquire(&patching, &expected, 1)) {
+        lh_add_relaxed(&patch_skipped_busy, 1); /* stat */
+        return;
+    }
+    lh_gtype chain[64];
+    size_t depth = 0;
+    for (lh_gtype t = type; t != 0 && depth < LH_ARRAY_COUNT(chain); t = api.type_parent(t)) {
+        chain[depth++] = t;
+        if (t == base) break;
+    }
+    for (size_t i = depth; i > 0; i--) {
+        void *k = api.type_class_peek(chain[i - 1]);
+        if (k == NULL) k = api.type_class_ref(chain[i - 1]); /* kept: instances are coming */
+        if (k != NULL && patch_class(k, specs, n))
+            lh_add_relaxed(&classes_patched, 1); /* stat */
+    }
+    /* release: our pool bookkeeping to the next patcher. */
+    lh_store_release(&patching, 0);
+}
+
+/* Patches every initialised subclass of `type` (classes made without g_object_new passing
+ * through us, e.g. by GLib internally). At the first frame and every 600 frames. */
+static void sweep(lh_gtype type, int depth) {
+    if (depth > 32) return;
+    if (api.type_class_peek(type) != NULL) patch_type(type);
+    unsigned n = 0;
+    lh_gtype *children = api.type_children(type, &n);
+    for (unsigned i = 0; children != NULL && i < n; i++) sweep(children[i], depth + 1);
+    if (children != NULL) api.free(children);
+}
+
+/* ---- frames ----------------------------------------------------------------------------------- */
+
+/* GdkFrameClock "before-paint": a frame begins (the thread's epoch from now on). */
+static void on_before_paint(void *clock, void *data) {
+    (void)clock;
+    (void)data;
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT)) return;
+    LH_GUARDED(t);
+    lh_thread_frame_begin(t);
+    if (t->frame == 1 || t->frame % 600 == 0) {
+        lh_add_relaxed(&sweeps, 1); /* stat */
+        sweep(api.widget_type, 0);
+        if (api.layout_manager_type != 0) sweep(api.layout_manager_type, 0);
+    }
+}
+
+/* "after-paint": the frame's busy time ends; a window waiting for its first frame may have it. */
+static void on_after_paint(void *clock, void *data) {
+    (void)data;
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT)) return;
+    lh_thread_frame_end(t);
+    if (lh_family_on(LH_FAMILY_WINDOW) && lh_windows_unpainted()) {
+        LH_GUARDED(t);
+        lh_window_painted(t, clock);
+    }
+}
+
+/* ---- detection and verification ---------------------------------------------------------------- */
+
+static void say_off(const char *why) {
+    lh_buf b;
+    lh_buf_init(&b, off_reason, sizeof off_reason);
+    lh_buf_put(&b, why);
+    char mem[LH_CONFIG_MESSAGE_LEN + 64];
+    lh_buf line;
+    lh_buf_init(&line, mem, sizeof mem);
+    lh_buf_put(&line, "loophunter: GTK ");
+    lh_buf_u64(&line, (uint64_t)api.major);
+    lh_buf_putc(&line, '.');
+    lh_buf_u64(&line, (uint64_t)api.minor);
+    lh_buf_putc(&line, '.');
+    lh_buf_u64(&line, (uint64_t)api.micro);
+    lh_buf_put(&line, ": ");
+    lh_buf_put(&line, why);
+    lh_buf_put(&line, "; GTK widget layouts are not counted (the program runs on unchanged)");
+    lh_diag(line.data);
+}
+
+#define RESOLVE(field, name)                                                                        \
+    do {                                                                                            \
+        *(void **)&api.field = lh_host_function(name);                                           \
+        if (api.field == NULL) missing = name;                                                      \
+    } while (0)
+
+/* Every base-class slot holds code of libgtk: the offsets point where they should. */
+static bool slots_in_libgtk(const void *klass, const slot_spec *specs, size_t n) {
+    for (size_t s = 0; s < n; s++) {
+        uintptr_t fn = (uintptr_t)__atomic_load_n((void *const *)((const char *)klass + specs[s].offset), __ATOMIC_RELAXED);
+        if (fn == 0 && specs[s].pool != P_FINALIZE) continue; /* GTK may leave a vfunc NULL */
+        if (fn < libgtk.lo || fn >= libgtk.hi) return false;
+    }
+    return true;
+}
+
+static int probe(void) {
+    typedef unsigned (*version_fn)(void);
+    version_fn major = (version_fn)lh_host_function("gtk_get_major_version");
+    if (major == NULL) return LH_GTK_ABSENT;
+    api.major = (int)major();
+    api.minor = (int)((version_fn)lh_host_function("gtk_get_minor_version"))();
+    api.micro = (int)((version_fn)lh_host_function("gtk_get_micro_version"))();
+    const char *missing = NULL;
+    RESOLVE(type_is_a, "g_type_is_a");
+    RESOLVE(type_class_peek, "g_type_class_peek");
+    RESOLVE(type_class_ref, "g_type_class_ref");
+    RESOLVE(type_parent, "g_type_parent");
+    RESOLVE(type_name, "g_type_name");
+    RESOLVE(type_query, "g_type_query");
+    RESOLVE(type_children, "g_type_children");
+    RESOLVE(free, "g_free");
+    RESOLVE(signal_connect_data, "g_signal_connect_data");
+    RESOLVE(widget_get_name, "gtk_widget_get_name");
+    RESOLVE(widget_get_parent, "gtk_widget_get_parent");
+    RESOLVE(widget_get_allocation, "gtk_widget_get_allocation");
+    /* Optional: windows' time to first frame (lh_window.c) uses them when they are all there. */
+    *(void **)&api.widget_get_frame_clock = lh_host_function("gtk_widget_get_frame_clock");
+    *(void **)&api.window_get_title = lh_host_function("gtk_window_get_title");
+    *(void **)&api.signal_name = lh_host_function("g_signal_name");
+    lh_gtype (*window_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_window_get_type");
+    if (window_type != NULL && api.widget_get_frame_clock != NULL && api.signal_name != NULL)
+        api.window_type = window_type();
+    lh_gtype (*widget_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_widget_get_type");
+    lh_gtype (*clock_type)(void) = (lh_gtype(*)(void))lh_host_function("gdk_frame_clock_get_type");
+    if (widget_type == NULL) missing = "gtk_widget_get_type";
+    if (clock_type == NULL) missing = "gdk_frame_clock_get_type";
+    if (missing != NULL) {
+        char why[96];
+        lh_buf b;
+        lh_buf_init(&b, why, sizeof why);
+        lh_buf_put(&b, "has no ");
+        lh_buf_put(&b, missing);
+        say_off(why);
+        return LH_GTK_OFF;
+    }
+    if (!lh_modules_range_of((const void *)widget_type, &libgtk)) {
+        say_off("its library could not be located");
+        return LH_GTK_OFF;
+    }
+    api.widget_type = widget_type();
+    api.frame_clock_type = clock_type();
+    lh_gtype_query q;
+    api.type_query(api.widget_type, &q);
+    unsigned expected;
+    if (api.major == 3) {
+        widget_slots = gtk3_widget_slots, widget_slot_count = LH_ARRAY_COUNT(gtk3_widget_slots);
+        expected = GTK3_WIDGET_CLASS_SIZE;
+    } else if (api.major == 4) {
+        widget_slots = gtk4_widget_slots, widget_slot_count = LH_ARRAY_COUNT(gtk4_widget_slots);
+        expected = GTK4_WIDGET_CLASS_SIZE;
+    } else {
+        say_off("this major version's class layout is unknown to this LoopHunter");
+        return LH_GTK_OFF;
+    }
+    if (q.class_size != expected) {
+        say_off(api.major == 3 ? "GtkWidgetClass is not the 824-byte GTK 3 layout this LoopHunter knows"
+                               : "GtkWidgetClass is not the 408-byte GTK 4 layout this LoopHunter knows");
+        return LH_GTK_OFF;
+    }
+    void *base = api.type_class_ref(api.widget_type);
+    if (base == NULL || !slots_in_libgtk(base, widget_slots, widget_slot_count)) {
+        say_off("GtkWidgetClass's layout slots do not hold GTK's code");
+        return LH_GTK_OFF;
+    }
+    if (api.major == 4) {
+        lh_gtype (*lm_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_layout_manager_get_type");
+        lh_gtype (*box_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_box_layout_get_type");
+        if (lm_type == NULL || box_type == NULL) {
+            say_off("has no GtkLayoutManager");
+            return LH_GTK_OFF;
+        }
+        api.layout_manager_type = lm_type();
+        api.type_query(api.layout_manager_type, &q);
+        void *box = api.type_class_ref(box_type());
+        if (q.class_size != GTK4_LAYOUT_MANAGER_CLASS_SIZE || box == NULL ||
+            !slots_in_libgtk(box, gtk4_layout_manager_slots, LH_ARRAY_COUNT(gtk4_layout_manager_slots))) {
+            say_off("GtkLayoutManagerClass is not the layout this LoopHunter knows");
+            return LH_GTK_OFF;
+        }
+    }
+    return LH_GTK_ON;
+}
+
+/* GLib's type lookups, for the cheap first stage of probing. */
+static lh_gtype (*type_from_name)(const char *name);
+static int (*light_type_is_a)(lh_gtype type, lh_gtype is_a_type);
+static _Atomic lh_gtype widget_base; /* GtkWidget's GType once registered (types are never unregistered) */
+
+/* Is `type` one GTK counting cares about: a widget, a layout manager or a frame clock? Asked
+ * through the type names, so that nothing of GTK is initialised earlier than it would be. Before
+ * GtkWidget is registered (a Python or JavaScript program has not loaded GTK yet, or has none)
+ * this is one hash lookup of GLib's per new object. */
+static bool is_gtk_layout_type(lh_gtype type) {
+    if (type_from_name == NULL) {
+        *(void **)&type_from_name = lh_host_function("g_type_from_name");
+        *(void **)&light_type_is_a = lh_host_function("g_type_is_a");
+        if (type_from_name == NULL || light_type_is_a == NULL) return false;
+    }
+    /* relaxed: a GType is a number; a race looks it up twice. */
+    lh_gtype widget = lh_load_relaxed(&widget_base);
+    if (widget == 0) {
+        widget = type_from_name("GtkWidget");
+        if (widget == 0) return false; /* no GTK widget class yet: neither layout managers nor clocks matter */
+        lh_store_relaxed(&widget_base, widget);
+    }
+    if (light_type_is_a(type, widget)) return true;
+    static const char *const others[] = {"GtkLayoutManager", "GdkFrameClock"};
+    for (size_t i = 0; i < LH_ARRAY_COUNT(others); i++) {
+        lh_gtype base = type_from_name(others[i]);
+        if (base != 0 && light_type_is_a(type, base)) return true;
+    }
+    return false;
+}
+
+/* GTK's state for a GObject of `type` being created. The full probe runs when the first widget,
+ * layout manager or frame clock is made (GTK initialises those classes then anyway), however late
+ * GTK arrives: linked at start-up, or loaded later by GObject introspection (PyGObject, GJS) or a
+ * plugin's dlopen. Before that, only the cheap type-name lookup above. */
+static int gtk_state_for(lh_gtype type) {
+    /* acquire: pairs with the release below, publishing `api`. */
+    int s = lh_load_acquire(&state);
+    if (LH_LIKELY(s == LH_GTK_ON || s == LH_GTK_OFF || s == LH_GTK_PROBING)) return s;
+    if (!is_gtk_layout_type(type)) return s;
+    int expected = s;
+    if (!lh_cas_acquire(&state, &expected, LH_GTK_PROBING))
+        return expected;
+    int result = probe();
+    /* release: `api` is filled in before ON is seen. */
+    lh_store_release(&state, result);
+    if (result == LH_GTK_ON) {
+        /* Classes GTK initialised before this first object of ours (types made by GTK itself,
+         * through GLib internally) are patched now, not only at the first frame. */
+        sweep(api.widget_type, 0);
+        if (api.layout_manager_type != 0) sweep(api.layout_manager_type, 0);
+    }
+    return result;
+}
+
+const lh_gtk_api *lh_gtk(void) {
+    return lh_load_acquire(&state) == LH_GTK_ON ? &api : NULL;
+}
+
+/* ---- GObject creation (rows g_object_new*) ------------------------------------------------------ */
+
+uintptr_t lh_gtk_before_new(unsigned hook, lh_gtype type, ...) {
+    (void)hook;
+    if (gtk_state_for(type) == LH_GTK_ON) patch_type(type);
+    return 0;
+}
+
+void lh_gtk_after_new(unsigned hook, uintptr_t token, void *object, lh_gtype type, ...) {
+    (void)token;
+    if (object == NULL || lh_gtk() == NULL) return;
+    if (api.window_type != 0 && lh_family_on(LH_FAMILY_WINDOW) && api.type_is_a(type, api.window_type)) {
+        lh_window_created(&lh_toolkit_gtk, hook, object, NULL, false);
+        return;
+    }
+    if (!api.type_is_a(type, api.frame_clock_type)) return;
+    api.signal_connect_data(object, "before-paint", (void (*)(void))on_before_paint, NULL, NULL, 0);
+    api.signal_connect_data(object, "after-paint", (void (*)(void))on_after_paint, NULL, NULL, 1 /* G_CONNECT_AFTER */);
+    lh_add_relaxed(&frame_clocks, 1); /* stat */
+}
+
+/* g_object_new(type, first_property_name, ...) is variadic: forwarded the way GLib implements it,
+ * through g_object_new_with_properties (no properties) or g_object_new_valist, with the same
+ * notes as those rows. */
+LH_EXPORT void *g_object_new(lh_gtype type, const char *first, ...) {
+    __typeof__(lh_real_g_object_new_valist) valist = LH_ORIGINAL(g_object_new_valist);
+    __typeof__(lh_real_g_object_new_with_properties) with = LH_ORIGINAL(g_object_new_with_properties);
+    lh_tls *t = &lh_tls_data;
+    bool on = t->guard == 0 && lh_active(LH_FAMILY_LAYOUT);
+    if (on) {
+        LH_GUARDED(t);
+        lh_count_hook_call(LH_HOOK_g_object_new);
+        lh_gtk_before_new(LH_HOOK_g_object_new, type);
+    }
+    void *object;
+    if (first == NULL && with != NULL) {
+        object = with(type, 0, NULL, NULL);
+    } else {
+        va_list ap;
+        va_start(ap, first);
+        object = valist != NULL ? valist(type, first, ap) : NULL;
+        va_end(ap);
+    }
+    if (on && t->guard == 0) {
+        LH_GUARDED(t);
+        lh_gtk_after_new(LH_HOOK_g_object_new, 0, object, type);
+    }
+    return object;
+}
+
+/* ---- windows shown (rows gtk_widget_show...) ------------------------------------------------------ */
+
+void lh_gtk_shown(unsigned hook, void *widget) {
+    (void)hook;
+    lh_window_shown(widget);
+}
+
+void lh_gtk_visible(unsigned hook, void *widget, int visible) {
+    (void)hook;
+    if (visible) lh_window_shown(widget);
+}
+
+/* ---- summary ------------------------------------------------------------------------------------ */
+
+void lh_gtk_summary(lh_json *j) {
+    int s = lh_load_acquire(&state);
+    if (s == LH_GTK_UNKNOWN || s == LH_GTK_ABSENT) {
+        lh_json_null(j, "gtk");
+        return;
+    }
+    lh_json_begin_object(j, "gtk");
+    char version[32];
+    lh_buf b;
+    lh_buf_init(&b, version, sizeof version);
+    lh_buf_u64(&b, (uint64_t)api.major);
+    lh_buf_putc(&b, '.');
+    lh_buf_u64(&b, (uint64_t)api.minor);
+    lh_buf_putc(&b, '.');
+    lh_buf_u64(&b, (uint64_t)api.micro);
+    lh_json_string(j, "version", version);
+    lh_json_string(j, "counting", s == LH_GTK_ON ? "on" : "off");
+    lh_json_string(j, "off_reason", s == LH_GTK_OFF ? off_reason : NULL);
+#define LOADR(x) lh_load_relaxed(&(x))
+    lh_json_u64(j, "classes_patched", LOADR(classes_patched));
+    lh_json_u64(j, "slots_patched", LOADR(slots_patched));
+    lh_json_u64(j, "wrapper_pool_exhausted", LOADR(pool_exhausted));
+    lh_json_u64(j, "patch_skipped_busy", LOADR(patch_skipped_busy));
+    lh_json_u64(j, "frame_clocks", LOADR(frame_clocks));
+    lh_json_u64(j, "sweeps", LOADR(sweeps));
+    lh_json_u64(j, "widgets_forgotten", LOADR(forgotten));
+#undef LOADR
+    lh_json_begin_array(j, "wrapper_pools");
+    for (int p = 0; p < P_COUNT; p++) {
+        if (pools[p].used == 0) continue;
+        lh_json_begin_object(j, NULL);
+        lh_json_string(j, "slots", pools[p].name);
+        lh_json_u64(j, "wrappers", pools[p].used);
+        lh_json_u64(j, "capacity", pools[p].capacity);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+    lh_json_end_object(j);
+}
