@@ -76,7 +76,7 @@ public struct HTMLFormatter: FindingsFormatter {
         for (number, f) in zip(1..., findings) {
             let location = FindingText.location(f.appFrame).map { "<code>\(HTMLText.escape($0))</code>" } ?? "—"
             out.append("<tr><td class=\"num\"><a href=\"#\(anchor(f))\">\(number)</a></td>"
-                       + "<td>\(mark(f.severity)) \(HTMLText.escape(f.kind))</td>"
+                       + "<td>\(mark(f.severity)) \(HTMLText.escape(f.kind.rawValue))</td>"
                        + "<td>\(HTMLText.escape(f.object.label))</td>"
                        + "<td class=\"num\">\(HTMLText.escape(FindingText.countAndThreshold(f)))</td>"
                        + "<td>\(location)</td>"

@@ -51,14 +51,14 @@ public struct JUnitFormatter: FindingsFormatter {
             return [JUnitTestCase(classname: "loophunter", name: "no layout loops", failure: nil)]
         }
         let names = a.findings.map { "\($0.object.label) at \(FindingText.place($0))" }
-        let keys = zip(a.findings, names).map { "loophunter.\($0.kind)\u{0}\($1)" }
+        let keys = zip(a.findings, names).map { "loophunter.\($0.kind.rawValue)\u{0}\($1)" }
         return zip(a.findings, zip(names, keys)).map { f, nameAndKey in
             let (name, key) = nameAndKey
             // Names identify a test across runs on a dashboard: the finding id is added only
             // where two findings of one kind would otherwise share one.
             let unique = keys.filter { $0 == key }.count == 1 ? name : "\(name) [\(f.id)]"
-            return JUnitTestCase(classname: "loophunter.\(f.kind)", name: unique,
-                                 failure: JUnitFailure(message: f.title, type: f.kind, lines: details(f)))
+            return JUnitTestCase(classname: "loophunter.\(f.kind.rawValue)", name: unique,
+                                 failure: JUnitFailure(message: f.title, type: f.kind.rawValue, lines: details(f)))
         }
     }
 

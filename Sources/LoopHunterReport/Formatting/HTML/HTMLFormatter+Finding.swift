@@ -4,7 +4,7 @@ extension HTMLFormatter {
         let id = anchor(f)
         var out = [
             "<section class=\"finding \(f.severity.rawValue)\" id=\"\(id)\" aria-labelledby=\"\(id)-title\">",
-            "<h2 id=\"\(id)-title\">\(number). \(mark(f.severity)) <span class=\"kind\">\(HTMLText.escape(f.kind))</span> "
+            "<h2 id=\"\(id)-title\">\(number). \(mark(f.severity)) <span class=\"kind\">\(HTMLText.escape(f.kind.rawValue))</span> "
                 + "\(HTMLText.escape(f.title))</h2>",
             "<dl class=\"facts\">",
         ]
@@ -33,7 +33,7 @@ extension HTMLFormatter {
                 "</figure>",
             ]
         }
-        out += stack(f.stack, title: "Stack" + (FindingText.stackCaption(f).map { " (\($0))" } ?? ""))
+        out += stack(f.stack, title: "Stack" + (f.kind.stackCaption.map { " (\($0))" } ?? ""))
         if let created = f.createdStack {
             out += stack(created, title: "Where the source was created")
         }
