@@ -4,7 +4,8 @@
 /// not be read are `<system-err>` lines; the headline and processes are `<system-out>`.
 ///
 /// No XML package is a dependency of this project, so the document is built as strings, every
-/// piece of text through the one escaper, ``XMLText/escape(_:)``.
+/// piece of text through the one escaper, ``MarkupText/escape(_:escapingApostrophes:)``, with
+/// apostrophes left as they are (every attribute value is double-quoted).
 public struct JUnitFormatter: FindingsFormatter {
     /// Frames listed per stack in a failure; the rest are counted.
     public let maxFrames: Int
@@ -14,6 +15,7 @@ public struct JUnitFormatter: FindingsFormatter {
     }
 
     public func format(_ a: Analysis) -> String {
+        let escape = { (text: String) in MarkupText.escape(text, escapingApostrophes: false) }
         let cases = testCases(a)
         let failures = cases.filter { $0.failure != nil }.count
         let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
@@ -25,7 +27,7 @@ public struct JUnitFormatter: FindingsFormatter {
         ]
         for (name, value) in [("directory", a.directory), ("reports", "\(a.reportCount)"),
                               ("processes", "\(a.processes.count)"), ("symbolizer", a.symbolizer)] {
-            out.append("      <property name=\"\(name)\" value=\"\(XMLText.escape(value))\"/>")
+            out.append("      <property name=\"\(name)\" value=\"\(escape(value))\"/>")
         }
         out.append("    </properties>")
         for testCase in cases { out += testCase.xml(indent: "    ") }
@@ -38,9 +40,9 @@ public struct JUnitFormatter: FindingsFormatter {
                 stdout += FindingText.alignedTable([FindingText.windowColumns] + rows).map { "    " + $0 }
             }
         }
-        out.append("    <system-out>" + stdout.map(XMLText.escape).joined(separator: "\n") + "</system-out>")
+        out.append("    <system-out>" + stdout.map(escape).joined(separator: "\n") + "</system-out>")
         if !a.problems.isEmpty {
-            out.append("    <system-err>" + a.problems.map { XMLText.escape("skipped: " + $0) }.joined(separator: "\n") + "</system-err>")
+            out.append("    <system-err>" + a.problems.map { escape("skipped: " + $0) }.joined(separator: "\n") + "</system-err>")
         }
         out += ["  </testsuite>", "</testsuites>"]
         return out.joined(separator: "\n") + "\n"
