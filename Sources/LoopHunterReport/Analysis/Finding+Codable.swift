@@ -10,6 +10,8 @@ extension Finding: Codable {
         case streak, warning, stall, window, slowestSteps, timer, timerCallback, createdStack
     }
 
+    /// A finding from its JSON form: the detail is the first of its sections present, in the
+    /// order the schema added them (a finding written by ``encode(to:)`` has at most one).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -35,7 +37,6 @@ extension Finding: Codable {
         historyUnit = try c.decode(String.self, forKey: .historyUnit)
         alloc = try c.decodeIfPresent(ReportAlloc.self, forKey: .alloc)
         reportPaths = try c.decode([String].self, forKey: .reportPaths)
-        // The first section present, in the order the schema added them (a finding has one).
         if let streak = try c.decodeIfPresent(StreakDetail.self, forKey: .streak) {
             detail = .streak(streak)
         } else if let warning = try c.decodeIfPresent(ToolkitWarning.self, forKey: .warning) {
@@ -52,6 +53,7 @@ extension Finding: Codable {
         }
     }
 
+    /// Every field under its name; optional ones, and the detail's, only when present.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)

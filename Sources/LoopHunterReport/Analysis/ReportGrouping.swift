@@ -11,6 +11,8 @@ public struct ReportGrouping: Sendable, Hashable {
     /// it carries none of them.
     public let details: [GroupingDetail]
 
+    /// By default, as most kinds are grouped: by the report's own hook, ``Analyzer/groupDepth``
+    /// frames, and nothing else.
     public init(hook: String? = nil, depth: Int = Analyzer.groupDepth, details: [GroupingDetail] = []) {
         self.hook = hook
         self.depth = depth

@@ -7,8 +7,10 @@ extension ReportKind {
     /// `StatusLabel 'status' laid out 101 times in one event-loop iteration (threshold 100)`,
     /// `event loop of thread 'toykit-demo' stuck 2500 ms in one iteration (limit 2000 ms), in slow_step`,
     /// `GtkWindow 'Preferences' took 2530 ms to its first frame (limit 2000 ms)`, ...
-    /// `code`: a stall's stuck app function, a timer's callback.
-    func title(object: ObjectRef, report: Report, code: String? = nil) -> String {
+    /// `appCode`: the finding's app frame (``Finding/appFrame``), which a stall's title names
+    /// (where the thread was stuck); `callback`: the timer's callback, which the timer kinds'
+    /// titles name.
+    func title(object: ObjectRef, report: Report, appCode: String? = nil, callback: String? = nil) -> String {
         switch self {
         case .layoutStorm:
             return "\(object.label) laid out \(report.count) times in one event-loop iteration (threshold \(report.threshold))"
@@ -49,7 +51,7 @@ extension ReportKind {
             let ongoing = report.stall?.ongoing == true
             var text = "event loop of thread '\(thread)' \(ongoing ? "still stuck after" : "stuck") \(report.count) ms "
                 + "in one iteration (limit \(report.threshold) ms)"
-            if let code { text += ", in \(code)" }
+            if let appCode { text += ", in \(appCode)" }
             return text
         case .slowWindow:
             let label = report.window?.title.map { "\(object.label) \"\($0)\"" } ?? object.label
@@ -58,16 +60,16 @@ extension ReportKind {
             }
             return "\(label) took \(report.count) ms to its first frame (limit \(report.threshold) ms)"
         case .timerStorm:
-            let callback = code.map { " calling \($0)" } ?? ""
+            let calling = callback.map { " calling \($0)" } ?? ""
             if report.timer?.storm?.reason == "fires" {
-                return "\(report.hook.name) source\(callback) fired \(report.count) times in one iteration (limit \(report.threshold))"
+                return "\(report.hook.name) source\(calling) fired \(report.count) times in one iteration (limit \(report.threshold))"
             }
-            var text = "\(report.hook.name) sources\(callback) created faster than destroyed: \(report.count) added"
+            var text = "\(report.hook.name) sources\(calling) created faster than destroyed: \(report.count) added"
             if let iterations = report.timer?.storm?.iterations { text += " over \(iterations) iterations" }
             return text + " (limit \(report.threshold)), \(report.timer?.liveSources ?? 0) live"
         case .timerOutlivesTarget:
-            let callback = code.map { " calling \($0)" } ?? ""
-            return "\(report.hook.name) source\(callback) outlives its target: user data \(report.object.address) freed "
+            let calling = callback.map { " calling \($0)" } ?? ""
+            return "\(report.hook.name) source\(calling) outlives its target: user data \(report.object.address) freed "
                 + "while the source was live, after \(report.count) fire\(report.count == 1 ? "" : "s")"
         case .other:
             return genericTitle(object: object, report: report)

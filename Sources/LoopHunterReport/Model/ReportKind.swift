@@ -1,8 +1,7 @@
 /// What a report (and every finding grouped from it) is about: which detector of the preload
 /// fired. Everything the reporter knows about a kind is here or in an extension of this type: its
-/// severity, the title of its findings (``title(object:report:code:)``), its SARIF rule
-/// (``rule``), how its reports are grouped (``grouping``) and what its stack shows
-/// (``stackCaption``).
+/// ``severity``, the title of its findings (`title(object:report:appCode:callback:)`), its SARIF ``rule``,
+/// how its reports are grouped (``grouping``) and what its stack shows (``stackCaption``).
 ///
 /// The raw values are the report schema's `kind` strings, exactly as the preload writes them. A
 /// later minor version of the schema may add kinds: a report of a kind this build does not know
@@ -69,12 +68,6 @@ public enum ReportKind: Sendable {
         }
     }
 
-    /// Whether this build knows the kind (it is not ``other(_:)``).
-    public var isKnown: Bool {
-        if case .other = self { return false }
-        return true
-    }
-
     /// How bad a finding of this kind is, for CI formats (SARIF level, JUnit failure vs. pass).
     ///
     /// Layout loops pin the CPU and are bugs: errors. So is an allocation storm: tens of MiB
@@ -114,7 +107,7 @@ public enum ReportKind: Sendable {
     ///   of a stall, the code that created a window or a timer source; what called it varies more
     ///   than what it is. A stall is grouped under the hook `stall` (the wait its iteration began
     ///   from does not matter), a slow window under `window`, and a timer by its callback too.
-    /// - A kind this build does not know by the report's own hook, three app frames, and its
+    /// - A kind this build does not know by the report's own hook, ``Analyzer/groupDepth`` app frames, and its
     ///   toolkit warning's format or its timer's callback when it has one.
     public var grouping: ReportGrouping {
         switch self {
@@ -152,10 +145,12 @@ extension ReportKind: CustomStringConvertible {
 
 // In JSON (the reports, `--format json`) a kind is its raw value; any string decodes.
 extension ReportKind: Codable {
+    /// The kind named by a JSON string; fails only when the value is not a string.
     public init(from decoder: any Decoder) throws {
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 
+    /// The raw value, as a JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

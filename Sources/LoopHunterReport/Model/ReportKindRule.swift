@@ -17,6 +17,7 @@ public struct ReportKindRule: Sendable, Hashable {
     /// How sure a finding of the kind is to be a real problem: `high` or `medium`.
     public let precision: String
 
+    /// A rule from its parts (the kinds' are in ``ReportKind/rule``).
     public init(id: String, name: String, shortDescription: String, fullDescription: String, help: String,
                 tags: [String], precision: String) {
         self.id = id
