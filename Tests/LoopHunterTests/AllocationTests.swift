@@ -120,7 +120,7 @@ struct AllocationTests {
         #expect(growth.title == "the heap grew 64.2 MiB over 64 iterations (limit 64 MiB); "
                 + "the layouts of ListView allocated the most (64.2 MiB)")
         #expect(growth.severity == .warning)
-        #expect(Severity.of(kind: "alloc-storm") == .error && Severity.of(kind: "heap-growth") == .warning)
+        #expect(ReportKind.allocStorm.severity == .error && ReportKind.heapGrowth.severity == .warning)
 
         // The storm counted in allocations, and one outside any layout.
         let byCalls = try Self.analysis([Self.edited(Self.stormFile) { object in

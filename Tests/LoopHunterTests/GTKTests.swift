@@ -97,7 +97,7 @@ struct GTKTests {
         }
 
         let reports = try dir.reports()
-        let loops = reports.filter { $0.kind.hasPrefix("layout-") }
+        let loops = reports.filter { $0.kind.rawValue.hasPrefix("layout-") }
         if name.hasSuffix("healthy") {
             #expect(reports.isEmpty, "a healthy program: \(reports.map { "\($0.kind) \($0.object.path)" })")
             return

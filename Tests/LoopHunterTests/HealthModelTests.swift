@@ -131,7 +131,7 @@ struct HealthModelTests {
     @Test("the analyzer names callbacks at their entry, groups and titles the four kinds")
     func analysis() throws {
         let a = try HealthFixtures.analysis()
-        #expect(a.findings.map(\.kind).sorted() == ["slow-window", "stall", "stall", "timer-outlives-target", "timer-storm"])
+        #expect(a.findings.map(\.kind.rawValue).sorted() == ["slow-window", "stall", "stall", "timer-outlives-target", "timer-storm"])
         let stalls = a.findings.filter { $0.kind == "stall" }
         #expect(Set(stalls.compactMap { $0.appFrame?.primary?.function }) == ["stall_compute", "stall_sleep"],
                 "stalls are grouped by their first app frame")
@@ -163,8 +163,8 @@ struct HealthModelTests {
         }
         let a = [frame(0, "stuck_here"), frame(1, "caller_one")]
         let b = [frame(0, "stuck_here"), frame(1, "caller_two")]
-        for kind in ["stall", "slow-window", "timer-storm", "timer-outlives-target"] {
-            let depth = Analyzer.groupDepth(kind: kind)
+        for kind: ReportKind in ["stall", "slow-window", "timer-storm", "timer-outlives-target"] {
+            let depth = kind.grouping.depth
             #expect(Analyzer.groupKey(kind: kind, hook: "h", type: "t", frames: a, depth: depth)
                     == Analyzer.groupKey(kind: kind, hook: "h", type: "t", frames: b, depth: depth), "\(kind)")
         }

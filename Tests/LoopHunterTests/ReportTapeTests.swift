@@ -55,7 +55,7 @@ struct ReportTapeTests {
             for file in try Self.reportFiles(in: URL(fileURLWithPath: dir.path)) {
                 let data = try Data(contentsOf: file)
                 Self.expectSame(data, file.lastPathComponent)
-                if let report = ReportFile.decodeReportFromTape(data) { kinds.insert(report.kind) }
+                if let report = ReportFile.decodeReportFromTape(data) { kinds.insert(report.kind.rawValue) }
             }
         }
         #expect(kinds.isSuperset(of: ["layout-storm", "layout-streak", "alloc-storm", "heap-growth", "stall", "slow-window",

@@ -86,7 +86,7 @@ struct ScenarioTests {
         }
         #expect(reports.count == 1, "exactly one report per loop: \(dir.fileNames)")
         let report = try #require(reports.first)
-        #expect(report.kind == kind)
+        #expect(report.kind.rawValue == kind)
         #expect(report.object.type == e.type)
         if kind == "heap-growth" {
             // The process heap: no view, no address, no ancestors.

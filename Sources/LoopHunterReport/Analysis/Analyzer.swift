@@ -30,18 +30,19 @@ public struct Analyzer: Sendable {
         var keys: [StackKey: String] = [:]
         for located in collection.reports {
             let report = located.report
-            let hook = Self.groupHook(of: report), detail = Self.groupDetail(of: report)
+            let hook = Self.groupHook(of: report)
             let stackKey = StackKey(kind: report.kind, hook: hook, type: report.object.type,
-                                    detail: detail ?? report.timer?.callback.map(Self.rawCallbackDetail), frames: report.frames)
+                                    detail: Self.groupDetail(of: report, callback: Self.rawCallbackDetail), frames: report.frames)
             let key: String
             if let known = keys[stackKey] {
                 key = known
             } else {
                 let frames = symbolizedFrames(report, lookups: lookups, inProcessNames: inProcessNames)
-                let callback = report.timer?.callback.map { symbolizedCallback($0, lookups: lookups, inProcessNames: inProcessNames) }
-                key = Self.groupKey(kind: report.kind, hook: hook, type: report.object.type,
-                                    detail: detail ?? callback.map(Self.callbackDetail), frames: frames,
-                                    depth: Self.groupDepth(kind: report.kind))
+                let detail = Self.groupDetail(of: report) { callback in
+                    Self.callbackDetail(symbolizedCallback(callback, lookups: lookups, inProcessNames: inProcessNames))
+                }
+                key = Self.groupKey(kind: report.kind, hook: hook, type: report.object.type, detail: detail, frames: frames,
+                                    depth: report.kind.grouping.depth)
                 keys[stackKey] = key
                 notes.formUnion(frames.compactMap(\.note))
                 if stacks[key] == nil { stacks[key] = frames }
@@ -79,11 +80,12 @@ public struct Analyzer: Sendable {
     }
 
     /// The stable group fingerprint: kind, hook (``groupHook(of:)``), object type, detail
-    /// (``groupDetail(of:)``), and the top app frames (by function name, else module and offset),
-    /// or the top toolkit frames when no app frame is known.
-    public static func groupKey(kind: String, hook: String, type: String, detail: String? = nil,
+    /// (``groupDetail(of:callback:)``), and the top `depth` app frames (by function name, else
+    /// module and offset), or the top toolkit frames when no app frame is known. `depth`: the
+    /// kind's (``ReportGrouping/depth``).
+    public static func groupKey(kind: ReportKind, hook: String, type: String, detail: String? = nil,
                                 frames: [SymbolizedFrame], depth: Int = groupDepth) -> String {
-        var parts = [kind, hook, type]
+        var parts = [kind.rawValue, hook, type]
         if let detail { parts.append(detail) }
         let app = frames.filter { $0.origin == .app }
         let chosen = app.isEmpty ? frames.filter { $0.origin == .toolkit } : app
@@ -101,27 +103,11 @@ public struct Analyzer: Sendable {
 
     /// The hook a report is grouped by: its own, but the malloc family's entry points as one
     /// (`alloc`): an allocation storm crosses its limit in whichever of malloc, calloc or realloc
-    /// comes next, and a heap growth is noticed by the event loop, not by an allocation.
-    ///
-    /// Schema 1.3: a stall is grouped by its kind and stuck code only (the wait its iteration
-    /// began from does not matter), a slow window by its type and creating code only: their hook
-    /// is the kind's (`stall`, `window`).
+    /// comes next, and a heap growth is noticed by the event loop, not by an allocation. A kind
+    /// whose reports are grouped by a hook of its own (``ReportGrouping/hook``: a stall's, a slow
+    /// window's) has that one.
     public static func groupHook(of report: Report) -> String {
-        switch report.kind {
-        case "stall": return "stall"
-        case "slow-window": return "window"
-        default: return report.hook.family == "alloc" ? report.hook.family : report.hook.name
-        }
-    }
-
-    /// How many app frames identify a group: ``groupDepth``, but only the first for the event-loop
-    /// health kinds (schema 1.3): the stuck frame of a stall, the code that created a window or
-    /// a timer source. What called it varies more than what it is.
-    public static func groupDepth(kind: String) -> Int {
-        switch kind {
-        case "stall", "slow-window", "timer-storm", "timer-outlives-target": return 1
-        default: return groupDepth
-        }
+        report.kind.grouping.hook ?? (report.hook.family == "alloc" ? report.hook.family : report.hook.name)
     }
 
     /// A timer's callback in a group key: its function name once symbolized, else module and offset.
@@ -160,14 +146,22 @@ public struct Analyzer: Sendable {
         return frames
     }
 
-    /// What tells two reports of one kind, hook and object type apart besides their code: a
-    /// toolkit warning's format (the text varies, the format does not); for a heap growth, whose
-    /// object is always the process heap and whose stack is only where the event loop noticed,
-    /// the type and hook of the top allocator (whose layouts allocated most). Nil otherwise.
-    public static func groupDetail(of report: Report) -> String? {
-        if let warning = report.warning { return warning.format ?? warning.message }
-        if report.kind == "heap-growth", let top = report.alloc?.topAllocators.first {
-            return "allocator \(top.type ?? "?") \(top.hook ?? "?")"
+    /// What tells two reports of one kind, hook and object type apart besides their code: the
+    /// first of the kind's ``ReportGrouping/details`` that the report has. A toolkit warning's
+    /// format (the text varies, the format does not); for a heap growth, whose object is always
+    /// the process heap and whose stack is only where the event loop noticed, the type and hook
+    /// of the top allocator (whose layouts allocated most); a timer's callback, as `callback`
+    /// writes it. Nil when the report has none of them.
+    public static func groupDetail(of report: Report, callback: (Frame) -> String) -> String? {
+        for detail in report.kind.grouping.details {
+            switch detail {
+            case .warningFormat:
+                if let warning = report.warning { return warning.format ?? warning.message }
+            case .topAllocator:
+                if let top = report.alloc?.topAllocators.first { return "allocator \(top.type ?? "?") \(top.hook ?? "?")" }
+            case .timerCallback:
+                if let frame = report.timer?.callback { return callback(frame) }
+            }
         }
         return nil
     }
@@ -258,20 +252,16 @@ public struct Analyzer: Sendable {
         let object = objects[0]
         let callback = { (frame: Frame) in self.symbolizedCallback(frame, lookups: lookups, inProcessNames: inProcessNames) }
         let timerCallback = representative.timer?.callback.map(callback)
-        let steps = representative.window?.slowest.map { step in
-            SymbolizedStep(signal: step.signal, objectType: step.objectType, callback: step.callback.map(callback),
-                           durationUs: step.durationUs, count: step.count)
-        }
         let appFrame = stack.first { $0.origin == .app && $0.primary?.file != nil } ?? stack.first { $0.origin == .app }
         return Finding(
             id: id,
             kind: representative.kind,
-            severity: Severity.of(kind: representative.kind),
+            severity: representative.kind.severity,
             hook: representative.hook.name,
             object: object,
             objects: objects,
-            title: Self.title(kind: representative.kind, object: object, report: peak,
-                              code: (representative.kind == "stall" ? appFrame : timerCallback)?.displayName),
+            title: representative.kind.title(object: object, report: peak, appCode: appFrame?.displayName,
+                                             callback: timerCallback?.displayName),
             reportCount: reports.count,
             suppressed: suppressed,
             firstSeen: reports.map(\.time).min() ?? representative.time,
@@ -286,17 +276,33 @@ public struct Analyzer: Sendable {
             appFrame: appFrame,
             history: representative.history,
             historyUnit: representative.historyUnit ?? "iteration",
-            warning: representative.warning,
-            streak: representative.streak,
             alloc: representative.alloc,
-            stall: representative.stall,
-            window: representative.window,
-            slowestSteps: steps,
-            timer: representative.timer,
-            timerCallback: timerCallback,
-            createdStack: representative.createdFrames.map { symbolizedStack($0, lookups: lookups, inProcessNames: inProcessNames) },
+            detail: detail(of: representative, timerCallback: timerCallback, callback: callback,
+                           lookups: lookups, inProcessNames: inProcessNames),
             // Shown as the directory the user named plus the file name, not as the resolved path.
             reportPaths: group.map { directory + "/" + Self.fileName($0.path) })
+    }
+
+    /// The section of the representative report's kind (a report has one; the first, in the order
+    /// the schema added them, should it have more), with the code it names symbolized:
+    /// `timerCallback` is the timer's, `callback` names the callbacks of a window's steps.
+    private func detail(of representative: Report, timerCallback: SymbolizedFrame?, callback: (Frame) -> SymbolizedFrame,
+                        lookups: [CodeAddress: SymbolLookup], inProcessNames: [String: String]) -> FindingDetail {
+        if let streak = representative.streak { return .streak(streak) }
+        if let warning = representative.warning { return .warning(warning) }
+        if let stall = representative.stall { return .stall(stall) }
+        if let window = representative.window {
+            return .window(window, slowestSteps: window.slowest.map { step in
+                SymbolizedStep(signal: step.signal, objectType: step.objectType, callback: step.callback.map(callback),
+                               durationUs: step.durationUs, count: step.count)
+            })
+        }
+        if let timer = representative.timer {
+            return .timer(timer, callback: timerCallback, createdStack: representative.createdFrames.map {
+                symbolizedStack($0, lookups: lookups, inProcessNames: inProcessNames)
+            })
+        }
+        return .none
     }
 
     /// The last component of `path` (what `path.split(separator: "/").last` gives), found from
@@ -307,50 +313,5 @@ public struct Analyzer: Sendable {
             return String(path[utf8.index(after: slash)...])
         }
         return path.split(separator: "/").last.map(String.init) ?? path
-    }
-
-    /// The object type of an `alloc-storm` that crossed its limit while no layout was running.
-    static let noLayoutRunning = "(no layout running)"
-
-    /// One line describing the finding. `code`: a stall's stuck app function, a timer's callback.
-    static func title(kind: String, object: ObjectRef, report: Report, code: String? = nil) -> String {
-        switch kind {
-        case "stall", "slow-window", "timer-storm", "timer-outlives-target":
-            return healthTitle(kind: kind, object: object, report: report, code: code)
-        case "layout-storm":
-            return "\(object.label) laid out \(report.count) times in one event-loop iteration (threshold \(report.threshold))"
-        case "layout-streak":
-            var text = "\(object.label) relaid out in \(report.count) back-to-back frames (threshold \(report.threshold))"
-            if let streak = report.streak {
-                text += ", \(streak.lastIterationLayouts) layout\(streak.lastIterationLayouts == 1 ? "" : "s") in the last"
-                if let before = streak.sizeBefore, let after = streak.sizeAfter, before != after {
-                    text += ", size \(before.width)x\(before.height) -> \(after.width)x\(after.height)"
-                }
-            }
-            return text
-        case "toolkit-warning":
-            guard let warning = report.warning else { fallthrough }
-            return "\(warning.domain ?? "toolkit") \(warning.level): \(warning.message)"
-        case "alloc-storm":
-            let who = object.type == noLayoutRunning ? "code outside any layout" : object.label
-            if report.countUnit.hasPrefix("bytes") {
-                return "\(who) allocated \(ByteCount(report.count)) in one iteration (limit \(ByteCount(report.threshold)))"
-            }
-            return "\(who) made \(report.count) allocations in one iteration (limit \(report.threshold))"
-        case "heap-growth":
-            var text = "the heap grew \(ByteCount(report.count))"
-            if let growth = report.alloc?.growth {
-                let unit = report.historyUnit ?? "iteration"
-                text += " over \(growth.iterations) \(unit)\(growth.iterations == 1 ? "" : "s")"
-            }
-            text += " (limit \(ByteCount(report.threshold)))"
-            if let top = report.alloc?.topAllocators.first {
-                text += "; the layouts of \(ObjectRef(type: top.type ?? "?", name: top.name, path: "").label) "
-                    + "allocated the most (\(ByteCount(top.bytes)))"
-            }
-            return text
-        default:
-            return "\(kind): \(object.label), \(report.count) \(report.countUnit) (threshold \(report.threshold))"
-        }
     }
 }

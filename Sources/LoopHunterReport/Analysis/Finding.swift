@@ -1,9 +1,10 @@
 /// One problem: every report of the same kind, hook, object type and app code (one fingerprint),
 /// from any number of processes, with a representative report.
-public struct Finding: Sendable, Codable, Equatable {
-    /// Stable across runs and machines: 16 hex digits (see ``Analyzer/groupKey(kind:hook:type:detail:frames:)``).
+public struct Finding: Sendable, Equatable {
+    /// Stable across runs and machines: 16 hex digits (see ``Analyzer/groupKey(kind:hook:type:detail:frames:depth:)``).
     public let id: String
-    public let kind: String
+    /// The kind of every report of the group.
+    public let kind: ReportKind
     public let severity: Severity
     public let hook: String
     /// The representative report's object.
@@ -33,24 +34,12 @@ public struct Finding: Sendable, Codable, Equatable {
     public let history: [HistoryEntry]
     /// What a history entry is: `iteration` or `frame`.
     public let historyUnit: String
-    /// `toolkit-warning`: the toolkit's message.
-    public let warning: ToolkitWarning?
-    public let streak: StreakDetail?
     /// The representative report's memory side (schema 1.2), when the alloc hook family was on.
     public let alloc: ReportAlloc?
-    /// `stall` (schema 1.3): the representative report's stall section.
-    public let stall: ReportStall?
-    /// `slow-window` (schema 1.3): the representative report's window section, and its slowest
-    /// steps with their callbacks named.
-    public let window: ReportWindow?
-    public let slowestSteps: [SymbolizedStep]?
-    /// Timer kinds (schema 1.3): the representative report's timer section, and its callback
-    /// named (symbolized at its entry address).
-    public let timer: ReportTimer?
-    public let timerCallback: SymbolizedFrame?
-    /// `timer-outlives-target`: where the source was created, symbolized, innermost first (the
-    /// `stack` is where its target was freed).
-    public let createdStack: [SymbolizedFrame]?
+    /// The section only reports of the representative's kind have (a streak, a toolkit warning, a
+    /// stall, a window or a timer), named where it names code; ``FindingDetail/none`` for kinds
+    /// without one.
+    public let detail: FindingDetail
     /// Files of the reports in this group.
     public let reportPaths: [String]
 }

@@ -2,10 +2,11 @@
 /// frame, module, offset and in-process symbol (not the return address, which ASLR moves per
 /// process).
 struct StackKey: Hashable {
-    let kind: String
+    let kind: ReportKind
     let hook: String
     let type: String
-    /// A warning's format, a heap growth's top allocator: see ``Analyzer/groupDetail(of:)``.
+    /// A warning's format, a heap growth's top allocator, a timer's callback before symbolization:
+    /// see ``Analyzer/groupDetail(of:callback:)``.
     let detail: String?
     let frames: [FrameKey]
 
@@ -15,7 +16,7 @@ struct StackKey: Hashable {
         let symbol: String?
     }
 
-    init(kind: String, hook: String, type: String, detail: String?, frames: [Frame]) {
+    init(kind: ReportKind, hook: String, type: String, detail: String?, frames: [Frame]) {
         self.kind = kind
         self.hook = hook
         self.type = type

@@ -14,22 +14,23 @@ extension FindingText {
     /// - `freed`: a timer outliving its target: what freed it.
     static func healthRows(_ f: Finding) -> [(label: String, value: String)] {
         var rows: [(label: String, value: String)] = []
-        if let stall = f.stall {
+        switch f.detail {
+        case .stall(let stall):
             rows.append(("stall", stallText(stall)))
             if let top = f.stack.first { rows.append(("stuck", stuckText(top, stall: stall))) }
-        }
-        if let window = f.window {
+        case .window(let window, let steps):
             rows.append(("window", windowText(f, window)))
-            if let steps = f.slowestSteps, !steps.isEmpty { rows.append(("slowest", stepsText(steps))) }
-        }
-        if let timer = f.timer {
-            rows.append(("timer", timerText(timer, callback: f.timerCallback)))
+            if !steps.isEmpty { rows.append(("slowest", stepsText(steps))) }
+        case .timer(let timer, let callback, _):
+            rows.append(("timer", timerText(timer, callback: callback)))
             if let storm = timer.storm { rows.append(("storm", stormText(storm, timer: timer))) }
-            if f.kind == "timer-outlives-target" {
+            if f.kind == .timerOutlivesTarget {
                 rows.append(("freed", timer.freedDuringDispatch == true
                     ? "by the source's own callback, which then kept the source (returned TRUE): the next fire runs on freed memory"
                     : "while the source was still attached: its next fire runs on freed memory (stack below: where it was freed)"))
             }
+        case .none, .streak, .warning:
+            break
         }
         return rows
     }
@@ -152,21 +153,10 @@ extension FindingText {
 }
 
 extension FindingText {
-    /// What a finding's stack is, when it is not simply where the threshold was crossed:
-    /// `where the thread was stuck`, `where the window was created`, ...
-    static func stackCaption(_ f: Finding) -> String? {
-        switch f.kind {
-        case "stall": return "where the thread was stuck"
-        case "slow-window": return "where the window was created"
-        case "timer-storm": return "where the source was created"
-        case "timer-outlives-target": return "where the target was freed"
-        default: return nil
-        }
-    }
-
-    /// The text format's `(▶ your code)`, after the stack's caption when it has one.
+    /// The text format's `(▶ your code)`, after the stack's caption (``ReportKind/stackCaption``)
+    /// when it has one.
     static func stackHint(_ f: Finding) -> String {
-        "(" + (stackCaption(f).map { $0 + "; " } ?? "") + "▶ your code)"
+        "(" + (f.kind.stackCaption.map { $0 + "; " } ?? "") + "▶ your code)"
     }
 
     /// Rows as lines of left-aligned columns two spaces apart, every cell on one line.

@@ -45,11 +45,11 @@ enum FindingText {
     /// `no loops found`, or `2 findings: 1 layout-storm, 1 layout-streak`.
     static func headline(_ a: Analysis) -> String {
         guard !a.findings.isEmpty else { return "no loops found" }
-        var kinds: [(String, Int)] = []
+        var kinds: [(ReportKind, Int)] = []
         for f in a.findings {
             if let i = kinds.firstIndex(where: { $0.0 == f.kind }) { kinds[i].1 += 1 } else { kinds.append((f.kind, 1)) }
         }
         let n = a.findings.count
-        return "\(n) finding\(n == 1 ? "" : "s"): " + kinds.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+        return "\(n) finding\(n == 1 ? "" : "s"): " + kinds.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
     }
 }

@@ -4,8 +4,9 @@
 /// the files skipped and how symbolization went.
 ///
 /// No HTML-building package is available to this project, so the page is built as strings, with
-/// every piece of text through the one escaper, ``HTMLText/escape(_:)``. The markup is also
-/// well-formed XML (void elements closed, only XML's entities), so XML tools can read it.
+/// every piece of text through the one escaper, ``MarkupText/escape(_:escapingApostrophes:)``.
+/// The markup is also well-formed XML (void elements closed, only XML's entities), so XML tools
+/// can read it.
 public struct HTMLFormatter: FindingsFormatter {
     public init() {}
 
@@ -18,15 +19,15 @@ public struct HTMLFormatter: FindingsFormatter {
             "<meta charset=\"utf-8\"/>",
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>",
             "<meta name=\"generator\" content=\"LoopHunter\"/>",
-            "<title>\(HTMLText.escape(headline))</title>",
+            "<title>\(MarkupText.escape(headline))</title>",
             "<style>",
             HTMLStyleSheet.css,
             "</style>",
             "</head>",
             "<body>",
             "<header>",
-            "<h1>\(HTMLText.escape(headline))</h1>",
-            "<p class=\"muted\">In <code>\(HTMLText.escape(a.directory))</code>: \(HTMLText.escape(FindingText.totals(a))).</p>",
+            "<h1>\(MarkupText.escape(headline))</h1>",
+            "<p class=\"muted\">In <code>\(MarkupText.escape(a.directory))</code>: \(MarkupText.escape(FindingText.totals(a))).</p>",
             "</header>",
             "<main>",
         ]
@@ -37,9 +38,9 @@ public struct HTMLFormatter: FindingsFormatter {
         if !a.processes.isEmpty {
             out += ["<section class=\"processes\">", "<h2>Processes</h2>", "<ul>"]
             for p in a.processes {
-                var item = "<li>\(HTMLText.escape(FindingText.processLine(p)))"
+                var item = "<li>\(MarkupText.escape(FindingText.processLine(p)))"
                 if !p.configMessages.isEmpty {
-                    item += "<ul>" + p.configMessages.map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>"
+                    item += "<ul>" + p.configMessages.map { "<li>\(MarkupText.escape($0))</li>" }.joined() + "</ul>"
                 }
                 out.append(item + "</li>")
             }
@@ -48,16 +49,16 @@ public struct HTMLFormatter: FindingsFormatter {
             out.append("</section>")
         }
         if !a.problems.isEmpty {
-            out += ["<section class=\"problems\">", "<h2>\(HTMLText.escape(FindingText.skipped(a)))</h2>", "<ul>"]
-            out += a.problems.map { "<li>\(HTMLText.escape($0))</li>" }
+            out += ["<section class=\"problems\">", "<h2>\(MarkupText.escape(FindingText.skipped(a)))</h2>", "<ul>"]
+            out += a.problems.map { "<li>\(MarkupText.escape($0))</li>" }
             out += ["</ul>", "</section>"]
         }
         out.append("</main>")
         if !a.findings.isEmpty {
-            out += ["<footer class=\"muted\">", "<p>Symbolized with \(HTMLText.escape(a.symbolizer)).</p>"]
+            out += ["<footer class=\"muted\">", "<p>Symbolized with \(MarkupText.escape(a.symbolizer)).</p>"]
             if !a.symbolizationNotes.isEmpty {
                 out.append("<ul>")
-                out += a.symbolizationNotes.map { "<li>fallback to in-process names: \(HTMLText.escape($0))</li>" }
+                out += a.symbolizationNotes.map { "<li>fallback to in-process names: \(MarkupText.escape($0))</li>" }
                 out.append("</ul>")
             }
             out.append("</footer>")
@@ -74,13 +75,13 @@ public struct HTMLFormatter: FindingsFormatter {
             "<tbody>",
         ]
         for (number, f) in zip(1..., findings) {
-            let location = FindingText.location(f.appFrame).map { "<code>\(HTMLText.escape($0))</code>" } ?? "—"
+            let location = FindingText.location(f.appFrame).map { "<code>\(MarkupText.escape($0))</code>" } ?? "—"
             out.append("<tr><td class=\"num\"><a href=\"#\(anchor(f))\">\(number)</a></td>"
-                       + "<td>\(mark(f.severity)) \(HTMLText.escape(f.kind))</td>"
-                       + "<td>\(HTMLText.escape(f.object.label))</td>"
-                       + "<td class=\"num\">\(HTMLText.escape(FindingText.countAndThreshold(f)))</td>"
+                       + "<td>\(mark(f.severity)) \(MarkupText.escape(f.kind.rawValue))</td>"
+                       + "<td>\(MarkupText.escape(f.object.label))</td>"
+                       + "<td class=\"num\">\(MarkupText.escape(FindingText.countAndThreshold(f)))</td>"
                        + "<td>\(location)</td>"
-                       + "<td>\(HTMLText.escape(FindingText.reports(f)))</td></tr>")
+                       + "<td>\(MarkupText.escape(FindingText.reports(f)))</td></tr>")
         }
         out += ["</tbody>", "</table>"]
         return out
@@ -90,16 +91,16 @@ public struct HTMLFormatter: FindingsFormatter {
     private func windowTable(_ p: ProcessOverview) -> [String] {
         guard let rows = FindingText.windowRows(p), !rows.isEmpty else { return [] }
         var out = [
-            "<h3>\(HTMLText.escape(FindingText.windowsHeading(p)))</h3>",
+            "<h3>\(MarkupText.escape(FindingText.windowsHeading(p)))</h3>",
             "<table class=\"windows\">",
             "<thead><tr>" + FindingText.windowColumns.enumerated().map { index, column in
-                index == 3 ? "<th class=\"num\">\(HTMLText.escape(column))</th>" : "<th>\(HTMLText.escape(column))</th>"
+                index == 3 ? "<th class=\"num\">\(MarkupText.escape(column))</th>" : "<th>\(MarkupText.escape(column))</th>"
             }.joined() + "</tr></thead>",
             "<tbody>",
         ]
         for row in rows {
             out.append("<tr>" + row.enumerated().map { index, cell in
-                index == 3 ? "<td class=\"num\">\(HTMLText.escape(cell))</td>" : "<td>\(HTMLText.escape(cell))</td>"
+                index == 3 ? "<td class=\"num\">\(MarkupText.escape(cell))</td>" : "<td>\(MarkupText.escape(cell))</td>"
             }.joined() + "</tr>")
         }
         out += ["</tbody>", "</table>"]
@@ -107,7 +108,7 @@ public struct HTMLFormatter: FindingsFormatter {
     }
 
     /// The element id of a finding's section (ids are hex digits, escaped all the same).
-    func anchor(_ f: Finding) -> String { HTMLText.escape("finding-\(f.id)") }
+    func anchor(_ f: Finding) -> String { MarkupText.escape("finding-\(f.id)") }
 
     /// `✖` or `▲`, coloured by severity, with the severity as its accessible name.
     func mark(_ severity: Severity) -> String {

@@ -4,7 +4,8 @@
 /// not be read are `<system-err>` lines; the headline and processes are `<system-out>`.
 ///
 /// No XML package is a dependency of this project, so the document is built as strings, every
-/// piece of text through the one escaper, ``XMLText/escape(_:)``.
+/// piece of text through the one escaper, ``MarkupText/escape(_:escapingApostrophes:)``, with
+/// apostrophes left as they are (every attribute value is double-quoted).
 public struct JUnitFormatter: FindingsFormatter {
     /// Frames listed per stack in a failure; the rest are counted.
     public let maxFrames: Int
@@ -14,6 +15,7 @@ public struct JUnitFormatter: FindingsFormatter {
     }
 
     public func format(_ a: Analysis) -> String {
+        let escape = { (text: String) in MarkupText.escape(text, escapingApostrophes: false) }
         let cases = testCases(a)
         let failures = cases.filter { $0.failure != nil }.count
         let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
@@ -25,7 +27,7 @@ public struct JUnitFormatter: FindingsFormatter {
         ]
         for (name, value) in [("directory", a.directory), ("reports", "\(a.reportCount)"),
                               ("processes", "\(a.processes.count)"), ("symbolizer", a.symbolizer)] {
-            out.append("      <property name=\"\(name)\" value=\"\(XMLText.escape(value))\"/>")
+            out.append("      <property name=\"\(name)\" value=\"\(escape(value))\"/>")
         }
         out.append("    </properties>")
         for testCase in cases { out += testCase.xml(indent: "    ") }
@@ -38,9 +40,9 @@ public struct JUnitFormatter: FindingsFormatter {
                 stdout += FindingText.alignedTable([FindingText.windowColumns] + rows).map { "    " + $0 }
             }
         }
-        out.append("    <system-out>" + stdout.map(XMLText.escape).joined(separator: "\n") + "</system-out>")
+        out.append("    <system-out>" + stdout.map(escape).joined(separator: "\n") + "</system-out>")
         if !a.problems.isEmpty {
-            out.append("    <system-err>" + a.problems.map { XMLText.escape("skipped: " + $0) }.joined(separator: "\n") + "</system-err>")
+            out.append("    <system-err>" + a.problems.map { escape("skipped: " + $0) }.joined(separator: "\n") + "</system-err>")
         }
         out += ["  </testsuite>", "</testsuites>"]
         return out.joined(separator: "\n") + "\n"
@@ -51,14 +53,14 @@ public struct JUnitFormatter: FindingsFormatter {
             return [JUnitTestCase(classname: "loophunter", name: "no layout loops", failure: nil)]
         }
         let names = a.findings.map { "\($0.object.label) at \(FindingText.place($0))" }
-        let keys = zip(a.findings, names).map { "loophunter.\($0.kind)\u{0}\($1)" }
+        let keys = zip(a.findings, names).map { "loophunter.\($0.kind.rawValue)\u{0}\($1)" }
         return zip(a.findings, zip(names, keys)).map { f, nameAndKey in
             let (name, key) = nameAndKey
             // Names identify a test across runs on a dashboard: the finding id is added only
             // where two findings of one kind would otherwise share one.
             let unique = keys.filter { $0 == key }.count == 1 ? name : "\(name) [\(f.id)]"
-            return JUnitTestCase(classname: "loophunter.\(f.kind)", name: unique,
-                                 failure: JUnitFailure(message: f.title, type: f.kind, lines: details(f)))
+            return JUnitTestCase(classname: "loophunter.\(f.kind.rawValue)", name: unique,
+                                 failure: JUnitFailure(message: f.title, type: f.kind.rawValue, lines: details(f)))
         }
     }
 

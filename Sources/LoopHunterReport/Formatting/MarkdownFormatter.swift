@@ -55,7 +55,7 @@ public struct MarkdownFormatter: FindingsFormatter {
         for (number, f) in zip(1..., findings) {
             rows.append(MarkdownText.row([
                 "\(number)",
-                "\(FindingText.mark(f.severity)) " + MarkdownText.text(f.kind),
+                "\(FindingText.mark(f.severity)) " + MarkdownText.text(f.kind.rawValue),
                 MarkdownText.text(f.object.label),
                 FindingText.countAndThreshold(f),
                 FindingText.location(f.appFrame).map { MarkdownText.code($0, inTable: true) } ?? "—",
@@ -66,7 +66,7 @@ public struct MarkdownFormatter: FindingsFormatter {
     }
 
     private func section(_ f: Finding, number: Int) -> [String] {
-        var lines = ["### \(number). \(FindingText.mark(f.severity)) \(MarkdownText.text(f.kind)): \(MarkdownText.text(f.title))", ""]
+        var lines = ["### \(number). \(FindingText.mark(f.severity)) \(MarkdownText.text(f.kind.rawValue)): \(MarkdownText.text(f.title))", ""]
         func item(_ label: String, _ value: String) { lines.append("- **\(label):** \(value)") }
         if let location = FindingText.location(f.appFrame) { item("where", MarkdownText.code(location)) }
         item("view", MarkdownText.text(f.object.path))

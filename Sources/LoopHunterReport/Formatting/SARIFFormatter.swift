@@ -29,7 +29,7 @@ public struct SARIFFormatter: FindingsFormatter {
     }
 
     func log(_ a: Analysis) -> SARIFLog {
-        var kinds: [String] = []
+        var kinds: [ReportKind] = []
         for f in a.findings where !kinds.contains(f.kind) { kinds.append(f.kind) }
         let driver = SARIFToolComponent(name: "LoopHunter", version: Self.toolVersion,
                                         semanticVersion: Self.toolVersion, rules: kinds.map(SARIFRule.init(kind:)))
@@ -56,7 +56,7 @@ public struct SARIFFormatter: FindingsFormatter {
                                  message: SARIFMessage(text: "\(label): \(member.count) \(f.countUnit), in the same loop (\(member.hook))"))
         }
         return SARIFResult(
-            ruleId: f.kind,
+            ruleId: f.kind.rawValue,
             ruleIndex: ruleIndex,
             level: f.severity.rawValue,
             message: SARIFMessage(text: text),
@@ -65,7 +65,7 @@ public struct SARIFFormatter: FindingsFormatter {
             stacks: stacks(f),
             relatedLocations: related.isEmpty ? nil : related,
             properties: SARIFResultProperties(
-                kind: f.kind, hook: f.hook, count: f.count, threshold: f.threshold, countUnit: f.countUnit,
+                kind: f.kind.rawValue, hook: f.hook, count: f.count, threshold: f.threshold, countUnit: f.countUnit,
                 reportCount: f.reportCount, suppressed: f.suppressed, processes: f.processes, threads: f.threads,
                 firstSeen: f.firstSeen, lastSeen: f.lastSeen, view: f.object.path, objects: f.objects.map(\.label),
                 reportFiles: f.reportPaths, alloc: f.alloc.map(SARIFAllocProperties.init),
@@ -75,7 +75,7 @@ public struct SARIFFormatter: FindingsFormatter {
     /// The representative report's stack; for a timer outliving its target, also where the
     /// source was created.
     private func stacks(_ f: Finding) -> [SARIFStack] {
-        let what = FindingText.stackCaption(f).map { "Stack of the representative report (\($0))" }
+        let what = f.kind.stackCaption.map { "Stack of the representative report (\($0))" }
             ?? "Stack of the representative report at the breach"
         var stacks = [SARIFStack(
             message: SARIFMessage(text: what + ", innermost frame first (thread \(f.threads.first ?? "?"))."),

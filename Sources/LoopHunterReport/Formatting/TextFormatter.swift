@@ -49,7 +49,7 @@ public struct TextFormatter: FindingsFormatter {
         // an escape sequence must not break the layout or drive the terminal.
         let clean = FindingText.oneLine
         let mark = f.severity == .error ? style.red("✖") : style.yellow("▲")
-        var lines = ["\(mark) \(style.bold(clean(f.kind)))  \(clean(f.title))"]
+        var lines = ["\(mark) \(style.bold(clean(f.kind.rawValue)))  \(clean(f.title))"]
         func row(_ label: String, _ value: String) {
             lines.append("   " + style.dim(label.padding(toLength: 9, withPad: " ", startingAt: 0)) + value)
         }

@@ -5,8 +5,8 @@ public struct Report: Codable, Sendable, Equatable {
     public let version: String
     /// `layout-storm`, `layout-streak`, `toolkit-warning` (schema 1.1), `alloc-storm`,
     /// `heap-growth` (schema 1.2), `stall`, `slow-window`, `timer-storm`, `timer-outlives-target`
-    /// (schema 1.3); a later version may add more.
-    public let kind: String
+    /// (schema 1.3); a later version may add more, read as ``ReportKind/other(_:)``.
+    public let kind: ReportKind
     /// Unique across processes and machines: run tag, pid, sequence.
     public let id: String
     /// ISO 8601, UTC, microseconds.

@@ -101,7 +101,7 @@ struct ReliabilityAllocatorTests {
             let dir = ReportDirectory("alloc-\(a.name)-\(scenario)")
             defer { dir.remove() }
             Self.same([Native.demo, scenario], a, loopHunterFirst: true, dir: dir)
-            let kinds = Set(try dir.reports().map(\.kind))
+            let kinds = Set(try dir.reports().map(\.kind.rawValue))
             #expect(kinds == [kind], "\(a.name) \(scenario): \(kinds)")
         }
     }

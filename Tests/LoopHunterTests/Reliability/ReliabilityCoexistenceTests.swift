@@ -98,7 +98,7 @@ struct ReliabilityCoexistenceTests {
                                      environment: ["LD_PRELOAD": order.joined(separator: ":"), "LOOPHUNTER_DIR": dir.path])
             #expect(traced.status == 0 && traced.stdout == plain.stdout, "\(order): \(traced.stderr)")
             #expect(traced.stderr.contains("pollhook: calls>0"), "the other interposer still works: \(traced.stderr)")
-            #expect(Set(try dir.reports().map(\.kind)) == kinds, "\(order) \(scenario)")
+            #expect(Set(try dir.reports().map(\.kind.rawValue)) == kinds, "\(order) \(scenario)")
             let summary = try #require(try dir.summaries().first)
             // healthy runs ~330 iterations; without seeing through the other interposer it is 1.
             if scenario == "healthy" { #expect(summary.iterations > 100, "\(order): iterations \(summary.iterations)") }
@@ -123,7 +123,7 @@ struct ReliabilityCoexistenceTests {
             let env: [String: String?] = ["LD_PRELOAD": order.joined(separator: ":"), "FAKETIME": "-1d", "LOOPHUNTER_DIR": demo.path]
             let run = HostRun.run([Native.demo, scenario], environment: env)
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(Set(try demo.reports().map(\.kind)) == kinds, "\(order) \(scenario)")
+            #expect(Set(try demo.reports().map(\.kind.rawValue)) == kinds, "\(order) \(scenario)")
             let iterations = try #require(try demo.summaries().first).iterations
             if scenario == "healthy" { #expect(iterations > 100, "\(order): iterations \(iterations)") }
         }
@@ -141,7 +141,7 @@ struct ReliabilityCoexistenceTests {
                                    "LOOPHUNTER_DIR=\(dir.path)", GTKTests.programs + "/" + program],
                                   environment: ["GTK_A11Y": "none", "NO_AT_BRIDGE": "1", "GDK_BACKEND": "x11", "GTK_CSD": "0"])
             #expect(run.status == 0 && run.stdout == "\(program): done\n", "\(order): \(run.stderr)")
-            #expect(try dir.reports().filter { $0.kind.hasPrefix("layout-") }.count == loops, "\(order) \(program)")
+            #expect(try dir.reports().filter { $0.kind.rawValue.hasPrefix("layout-") }.count == loops, "\(order) \(program)")
         }
     }
 }

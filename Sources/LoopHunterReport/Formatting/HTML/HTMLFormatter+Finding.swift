@@ -4,21 +4,21 @@ extension HTMLFormatter {
         let id = anchor(f)
         var out = [
             "<section class=\"finding \(f.severity.rawValue)\" id=\"\(id)\" aria-labelledby=\"\(id)-title\">",
-            "<h2 id=\"\(id)-title\">\(number). \(mark(f.severity)) <span class=\"kind\">\(HTMLText.escape(f.kind))</span> "
-                + "\(HTMLText.escape(f.title))</h2>",
+            "<h2 id=\"\(id)-title\">\(number). \(mark(f.severity)) <span class=\"kind\">\(MarkupText.escape(f.kind.rawValue))</span> "
+                + "\(MarkupText.escape(f.title))</h2>",
             "<dl class=\"facts\">",
         ]
         func fact(_ label: String, _ html: String) { out.append("<dt>\(label)</dt><dd>\(html)</dd>") }
-        if let location = FindingText.location(f.appFrame) { fact("where", "<code>\(HTMLText.escape(location))</code>") }
-        fact("view", HTMLText.escape(f.object.path))
-        if f.objects.count > 1 { fact("also", HTMLText.escape(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
-        if !f.members.isEmpty { fact("loop", HTMLText.escape(FindingText.members(f))) }
-        fact("seen", HTMLText.escape(FindingText.seen(f)))
-        for (label, value) in FindingText.memoryRows(f, sparkline: false) { fact(label, HTMLText.escape(value)) }
+        if let location = FindingText.location(f.appFrame) { fact("where", "<code>\(MarkupText.escape(location))</code>") }
+        fact("view", MarkupText.escape(f.object.path))
+        if f.objects.count > 1 { fact("also", MarkupText.escape(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
+        if !f.members.isEmpty { fact("loop", MarkupText.escape(FindingText.members(f))) }
+        fact("seen", MarkupText.escape(FindingText.seen(f)))
+        for (label, value) in FindingText.memoryRows(f, sparkline: false) { fact(label, MarkupText.escape(value)) }
         for (label, value) in FindingText.healthRows(f) {
-            fact(label, label == "stuck" ? "<strong>\(HTMLText.escape(value))</strong>" : HTMLText.escape(value))
+            fact(label, label == "stuck" ? "<strong>\(MarkupText.escape(value))</strong>" : MarkupText.escape(value))
         }
-        fact("reports", "<ul>" + f.reportPaths.map { "<li><code>\(HTMLText.escape($0))</code></li>" }.joined() + "</ul>")
+        fact("reports", "<ul>" + f.reportPaths.map { "<li><code>\(MarkupText.escape($0))</code></li>" }.joined() + "</ul>")
         out.append("</dl>")
         if let timeline = SVGTimeline.history(of: f, id: "\(id)-timeline"), let breach = f.history.last {
             out += [
@@ -26,14 +26,14 @@ extension HTMLFormatter {
                 timeline.svg(),
                 "<figcaption>" + SVGTimeline.caption(of: f) + " per "
                     + (f.historyUnit == "frame" ? "frame" : "event-loop iteration") + " of thread "
-                    + "\(HTMLText.escape(f.threads.first ?? "?")) before the report"
+                    + "\(MarkupText.escape(f.threads.first ?? "?")) before the report"
                     + (f.history.contains { $0.objectSize != nil } ? ", and the size the object was given in each" : "")
-                    + "; the breach, \(HTMLText.escape(f.historyUnit)) \(breach.iteration), in red. "
+                    + "; the breach, \(MarkupText.escape(f.historyUnit)) \(breach.iteration), in red. "
                     + "Hover a bar or point for its value.</figcaption>",
                 "</figure>",
             ]
         }
-        out += stack(f.stack, title: "Stack" + (FindingText.stackCaption(f).map { " (\($0))" } ?? ""))
+        out += stack(f.stack, title: "Stack" + (f.kind.stackCaption.map { " (\($0))" } ?? ""))
         if let created = f.createdStack {
             out += stack(created, title: "Where the source was created")
         }
@@ -45,7 +45,7 @@ extension HTMLFormatter {
         let appFrames = frames.filter { $0.origin == .app }.count
         var out = [
             "<details open=\"open\">",
-            "<summary>\(HTMLText.escape(title)): \(frames.count) frame\(frames.count == 1 ? "" : "s"), \(appFrames) in your code (▶)</summary>",
+            "<summary>\(MarkupText.escape(title)): \(frames.count) frame\(frames.count == 1 ? "" : "s"), \(appFrames) in your code (▶)</summary>",
             "<table class=\"stack\">",
             "<thead><tr><th class=\"marker\"><span class=\"muted\">▶</span></th><th class=\"num\">#</th><th>function</th>"
                 + "<th>location</th><th>module</th><th>offset</th></tr></thead>",
@@ -53,23 +53,23 @@ extension HTMLFormatter {
         ]
         for frame in frames {
             let app = frame.origin == .app
-            var function = HTMLText.escape(frame.displayName)
+            var function = MarkupText.escape(frame.displayName)
             let inlinedInto = FindingText.inlinedInto(frame)
             if !inlinedInto.isEmpty {
-                function += "<span class=\"detail\">inlined into \(HTMLText.escape(inlinedInto.joined(separator: ", ")))</span>"
+                function += "<span class=\"detail\">inlined into \(MarkupText.escape(inlinedInto.joined(separator: ", ")))</span>"
             }
             var location = ""
             if let primary = frame.primary, let file = primary.file {
                 let full = file + (primary.line.map { ":\($0)" } ?? "") + (primary.column.map { ":\($0)" } ?? "")
-                location = "<span title=\"\(HTMLText.escape(full))\">\(HTMLText.escape(primary.shortLocation ?? file))</span>"
+                location = "<span title=\"\(MarkupText.escape(full))\">\(MarkupText.escape(primary.shortLocation ?? file))</span>"
             }
-            var module = "<span title=\"\(HTMLText.escape(frame.module ?? ""))\">\(HTMLText.escape(frame.moduleName ?? "?"))</span>"
+            var module = "<span title=\"\(MarkupText.escape(frame.module ?? ""))\">\(MarkupText.escape(frame.moduleName ?? "?"))</span>"
             if frame.source == .inProcess { module += "<span class=\"detail\">in-process name</span>" }
-            if let note = frame.note { module += "<span class=\"detail\">\(HTMLText.escape(note))</span>" }
+            if let note = frame.note { module += "<span class=\"detail\">\(MarkupText.escape(note))</span>" }
             let marker = app ? "<span role=\"img\" aria-label=\"your code\">▶</span>" : ""
             out.append("<tr class=\"\(frame.origin.rawValue)\"><td class=\"marker\">\(marker)</td><td class=\"num\">\(frame.index)</td>"
                        + "<td>\(function)</td><td>\(location)</td><td>\(module)</td>"
-                       + "<td>\(HTMLText.escape(frame.offset ?? frame.pc))</td></tr>")
+                       + "<td>\(MarkupText.escape(frame.offset ?? frame.pc))</td></tr>")
         }
         out += ["</tbody>", "</table>", "</details>"]
         return out

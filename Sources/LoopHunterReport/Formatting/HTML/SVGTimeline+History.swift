@@ -37,7 +37,7 @@ extension SVGTimeline {
         }
         return SVGTimeline(
             id: id,
-            title: "History of \(f.object.label) before the \(f.kind)",
+            title: "History of \(f.object.label) before the \(f.kind.rawValue)",
             summary: (allocated.isEmpty ? "Layout calls and busy time" : "Layout calls, bytes allocated and busy time")
                 + " in the \(f.history.count) \(unit)\(f.history.count == 1 ? "" : "s") "
                 + "\(first == breach.iteration ? "\(first)" : "\(first) to \(breach.iteration)") of thread "

@@ -5,9 +5,9 @@
 /// more series, not new drawing code.
 ///
 /// Accessible: `role="img"` with a `<title>` and a `<desc>` listing every value, and a `<title>`
-/// (a tooltip) on every bar and point. Built as strings, every text through ``HTMLText/escape(_:)``
-/// (no SVG-building package is available to this project); numbers are formatted here, so the
-/// same chart gives the same bytes on every machine.
+/// (a tooltip) on every bar and point. Built as strings, every text through
+/// ``MarkupText/escape(_:escapingApostrophes:)`` (no SVG-building package is available to this
+/// project); numbers are formatted here, so the same chart gives the same bytes on every machine.
 struct SVGTimeline: Sendable, Equatable {
     /// Unique in the page: the prefix of the chart's element ids.
     let id: String
@@ -39,11 +39,11 @@ struct SVGTimeline: Sendable, Equatable {
         let n = Self.number
         var out = [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"timeline\" role=\"img\""
-                + " aria-labelledby=\"\(HTMLText.escape(id))-title \(HTMLText.escape(id))-desc\""
+                + " aria-labelledby=\"\(MarkupText.escape(id))-title \(MarkupText.escape(id))-desc\""
                 + " width=\"\(n(Self.width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(Self.width)) \(n(height))\""
                 + " font-family=\"system-ui, sans-serif\" font-size=\"11\">",
-            "<title id=\"\(HTMLText.escape(id))-title\">\(HTMLText.escape(title))</title>",
-            "<desc id=\"\(HTMLText.escape(id))-desc\">\(HTMLText.escape(description))</desc>",
+            "<title id=\"\(MarkupText.escape(id))-title\">\(MarkupText.escape(title))</title>",
+            "<desc id=\"\(MarkupText.escape(id))-desc\">\(MarkupText.escape(description))</desc>",
         ]
         out += legend()
         for (index, s) in series.enumerated() {
@@ -116,13 +116,13 @@ struct SVGTimeline: Sendable, Equatable {
                 out.append("<line x1=\"\(n(x - 1))\" y1=\"\(n(y - 3))\" x2=\"\(n(x + 11))\" y2=\"\(n(y - 3))\" stroke=\"\(s.color)\" stroke-width=\"2\"/>")
                 out.append("<circle cx=\"\(n(x + 5))\" cy=\"\(n(y - 3))\" r=\"2.5\" fill=\"\(s.color)\"/>")
             }
-            out.append("<text x=\"\(n(x + 16))\" y=\"\(n(y))\" fill=\"currentColor\">\(HTMLText.escape(texts[index]))</text>")
+            out.append("<text x=\"\(n(x + 16))\" y=\"\(n(y))\" fill=\"currentColor\">\(MarkupText.escape(texts[index]))</text>")
         }
         if let highlight, let place = places.last {
             let x = place.x, y = 14 + Double(place.row) * Self.legendRowHeight
             out.append("<rect x=\"\(n(x))\" y=\"\(n(y - 8))\" width=\"10\" height=\"10\" fill=\"\(highlight.color)\"/>")
             out.append("<text x=\"\(n(x + 16))\" y=\"\(n(y))\" fill=\"currentColor\">"
-                       + HTMLText.escape(texts[texts.count - 1]) + "</text>")
+                       + MarkupText.escape(texts[texts.count - 1]) + "</text>")
         }
         out.append("</g>")
         return out
@@ -136,7 +136,7 @@ struct SVGTimeline: Sendable, Equatable {
         let scale = peak > 0 ? Self.plotHeight / peak : 0
         var out = ["<g class=\"series\">"]
         out.append("<text x=\"\(n(Self.left))\" y=\"\(n(plotTop - 6))\" fill=\"currentColor\" font-weight=\"600\">"
-                   + HTMLText.escape(s.unit.isEmpty ? s.name : "\(s.name) (\(s.unit))") + "</text>")
+                   + MarkupText.escape(s.unit.isEmpty ? s.name : "\(s.name) (\(s.unit))") + "</text>")
         if let highlight {
             let band = max(6, min(slot, 40))
             out.append("<rect x=\"\(n(center(highlight.x) - band / 2))\" y=\"\(n(plotTop - 2))\" width=\"\(n(band))\""
@@ -150,12 +150,12 @@ struct SVGTimeline: Sendable, Equatable {
         for (value, y) in [(peak, plotTop), (0, bottom)] {
             out.append("<line x1=\"\(n(Self.left - 4))\" y1=\"\(n(y))\" x2=\"\(n(Self.left))\" y2=\"\(n(y))\" stroke=\"currentColor\" stroke-opacity=\"0.6\"/>")
             out.append("<text x=\"\(n(Self.left - 7))\" y=\"\(n(y + 4))\" text-anchor=\"end\" fill=\"currentColor\">"
-                       + HTMLText.escape(s.label(value)) + "</text>")
+                       + MarkupText.escape(s.label(value)) + "</text>")
         }
         func tooltip(_ point: SVGPoint) -> String {
             var text = "\(xLabel) \(n(point.x)): \(s.label(point.y)) \(s.name)"
             if isHighlighted(point), let highlight { text += " (\(highlight.label))" }
-            return "<title>\(HTMLText.escape(text))</title>"
+            return "<title>\(MarkupText.escape(text))</title>"
         }
         switch s.style {
         case .bars:
@@ -195,12 +195,12 @@ struct SVGTimeline: Sendable, Equatable {
             out.append("<line x1=\"\(n(center(x)))\" y1=\"\(n(axis))\" x2=\"\(n(center(x)))\" y2=\"\(n(axis + 4))\" stroke=\"currentColor\" stroke-opacity=\"0.6\"/>")
             if fits {
                 let bold = highlight?.x == x ? " font-weight=\"600\"" : ""
-                out.append("<text x=\"\(n(center(x)))\" y=\"\(n(axis + 15))\" text-anchor=\"middle\" fill=\"currentColor\"\(bold)>\(HTMLText.escape(label))</text>")
+                out.append("<text x=\"\(n(center(x)))\" y=\"\(n(axis + 15))\" text-anchor=\"middle\" fill=\"currentColor\"\(bold)>\(MarkupText.escape(label))</text>")
                 lastRight = center(x) + width / 2
             }
         }
         out.append("<text x=\"\(n((Self.left + Self.width - Self.right) / 2))\" y=\"\(n(axis + 32))\" text-anchor=\"middle\""
-                   + " fill=\"currentColor\" fill-opacity=\"0.75\">\(HTMLText.escape(xLabel))</text>")
+                   + " fill=\"currentColor\" fill-opacity=\"0.75\">\(MarkupText.escape(xLabel))</text>")
         out.append("</g>")
         return out
     }

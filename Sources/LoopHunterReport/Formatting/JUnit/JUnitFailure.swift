@@ -8,7 +8,8 @@ struct JUnitFailure: Sendable, Equatable {
     let lines: [String]
 
     var xml: String {
-        "<failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(type))\">"
-            + lines.map(XMLText.escape).joined(separator: "\n") + "</failure>"
+        let escape = { (text: String) in MarkupText.escape(text, escapingApostrophes: false) }
+        return "<failure message=\"\(escape(message))\" type=\"\(escape(type))\">"
+            + lines.map(escape).joined(separator: "\n") + "</failure>"
     }
 }

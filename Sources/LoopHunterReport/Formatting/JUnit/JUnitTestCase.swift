@@ -8,7 +8,8 @@ struct JUnitTestCase: Sendable, Equatable {
 
     /// The element's lines, each starting with `indent` (the failure's text is not indented).
     func xml(indent: String) -> [String] {
-        let open = indent + "<testcase classname=\"\(XMLText.escape(classname))\" name=\"\(XMLText.escape(name))\""
+        let escape = { (text: String) in MarkupText.escape(text, escapingApostrophes: false) }
+        let open = indent + "<testcase classname=\"\(escape(classname))\" name=\"\(escape(name))\""
         guard let failure else { return [open + "/>"] }
         return [open + ">", indent + "  " + failure.xml, indent + "</testcase>"]
     }

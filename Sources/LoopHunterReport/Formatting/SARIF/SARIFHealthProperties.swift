@@ -34,25 +34,23 @@ struct SARIFHealthProperties: Codable, Sendable, Equatable {
 
     /// Nil for the other kinds.
     init?(_ f: Finding) {
-        guard f.stall != nil || f.window != nil || f.timer != nil else { return nil }
-        if let s = f.stall {
+        switch f.detail {
+        case .stall(let s):
             stallDurationMs = s.durationMs
             stallOngoing = s.ongoing
             stallSampledAfterMs = s.sampledAfterMs
             stallMethod = s.method
             stallSyscall = s.syscall
             stuckFrame = f.stack.first.map { FindingText.location($0) ?? $0.displayName }
-        }
-        if let w = f.window {
+        case .window(let w, let steps):
             windowTitle = w.title
             windowSince = w.since
             timeToFirstFrameMs = w.timeToFirstFrameMs
             painted = w.painted
-            slowestSteps = (f.slowestSteps ?? []).map { "\($0.label) \(FindingText.micros($0.durationUs)) ×\($0.count)" }
-        }
-        if let t = f.timer {
+            slowestSteps = steps.map { "\($0.label) \(FindingText.micros($0.durationUs)) ×\($0.count)" }
+        case .timer(let t, let callback, _):
             timerSource = t.source
-            timerCallback = f.timerCallback?.displayName
+            timerCallback = callback?.displayName
             timerData = t.data
             timerIntervalMs = t.intervalMs
             timerFires = t.fires
@@ -62,6 +60,8 @@ struct SARIFHealthProperties: Codable, Sendable, Equatable {
             stormStartLive = t.storm?.startLive
             stormFiresInIteration = t.storm?.firesInIteration
             freedDuringDispatch = t.freedDuringDispatch
+        case .none, .streak, .warning:
+            return nil
         }
     }
 }

@@ -47,7 +47,7 @@ public struct OTLPLogMapper: Sendable {
             severityText: severity.text,
             body: .string(Self.summaryLine(report)),
             attributes: attributes(of: report),
-            eventName: "loophunter.\(report.kind)")
+            eventName: "loophunter.\(report.kind.rawValue)")
     }
 
     /// The body: one line a person can read in a log view.
@@ -58,10 +58,10 @@ public struct OTLPLogMapper: Sendable {
         let line: String
         if let warning = report.warning {
             let domain = warning.domain.map { "\($0)-" } ?? ""
-            line = "\(report.kind): \(domain)\(warning.level.uppercased()): \(warning.message) in \(program)"
+            line = "\(report.kind.rawValue): \(domain)\(warning.level.uppercased()): \(warning.message) in \(program)"
         } else {
             let object = report.object.type + (report.object.name.map { " '\($0)'" } ?? "")
-            line = "\(report.kind): \(object) \(report.count) \(report.countUnit) (threshold \(report.threshold))"
+            line = "\(report.kind.rawValue): \(object) \(report.count) \(report.countUnit) (threshold \(report.threshold))"
                 + " at \(report.object.path) in \(program)"
         }
         return String(line.map { $0.isNewline || $0 == "\t" ? " " : $0 })
@@ -70,7 +70,7 @@ public struct OTLPLogMapper: Sendable {
     func attributes(of report: Report) -> [OTLPKeyValue] {
         var attributes: [OTLPKeyValue] = [
             OTLPKeyValue("log.record.uid", .string(report.id)),
-            OTLPKeyValue("loophunter.kind", .string(report.kind)),
+            OTLPKeyValue("loophunter.kind", .string(report.kind.rawValue)),
             OTLPKeyValue("loophunter.fingerprint", .string(report.fingerprint)),
             OTLPKeyValue("loophunter.schema_version", .string(report.version)),
             OTLPKeyValue("loophunter.hook", .string(report.hook.name)),

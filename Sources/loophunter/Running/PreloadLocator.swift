@@ -31,8 +31,3 @@ enum PreloadLocator {
         return .success(absolute)
     }
 }
-
-struct PreloadMissing: Error, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
