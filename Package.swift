@@ -28,9 +28,11 @@ let package = Package(
             name: "LoopHunterCore",
             path: "CShim/core"
         ),
-        // The report and summary files: Codable model, schema version check.
+        // The report and summary files: Codable model, schema version check. The schema version
+        // and the report kinds come from the C core (lh_shared.h), which the preload writes with.
         .target(
             name: "LoopHunterReport",
+            dependencies: ["LoopHunterCore"],
             path: "Sources/LoopHunterReport"
         ),
         // Shipping reports to a collector: the spool, OTLP/JSON encoding, HTTP transport, retries.
@@ -51,6 +53,7 @@ let package = Package(
             name: "loophunter",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "LoopHunterCore",
                 "LoopHunterReport",
                 "LoopHunterShip",
                 "LoopHunterCLISupport",

@@ -27,3 +27,9 @@ const char *lh_family_name(unsigned family) {
         if (family == 1u << i) return lh_family_names[i];
     return "other";
 }
+
+const char *lh_kind_name_at(size_t index) { return index < LH_KIND_COUNT ? lh_kind_names[index] : NULL; }
+
+const char *lh_family_name_at(size_t index) { return index < LH_FAMILY_COUNT ? lh_family_names[index] : NULL; }
+
+int lh_family_selectable_at(size_t index) { return index < LH_FAMILY_COUNT && lh_family_selectable[index]; }

@@ -65,5 +65,10 @@ extern const char *const lh_family_names[LH_FAMILY_COUNT];
 extern const unsigned char lh_family_selectable[LH_FAMILY_COUNT];
 /* The name of a single-bit family set ("layout"...), "other" for anything else. */
 const char *lh_family_name(unsigned family);
+/* The same tables entry by entry, for Swift (which sees a C array as a tuple): the `index`-th
+ * kind name or family name, NULL past the end; whether family `index` is selectable. */
+const char *lh_kind_name_at(size_t index);
+const char *lh_family_name_at(size_t index);
+int lh_family_selectable_at(size_t index);
 
 #endif

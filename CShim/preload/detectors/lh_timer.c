@@ -271,18 +271,16 @@ static void summary(lh_json *j) {
         lh_json_null(j, "timers");
         return;
     }
-#define LOADR(x) lh_load_relaxed(&(x))
     lh_json_begin_object(j, "timers");
-    lh_json_u64(j, "created", LOADR(created));
-    lh_json_u64(j, "destroyed", LOADR(destroyed));
-    lh_json_u64(j, "live", LOADR(live));
-    lh_json_u64(j, "fires", LOADR(fires_total));
-    lh_json_u64(j, "untracked", LOADR(untracked));
-    lh_json_u64(j, "timerfd_settime", LOADR(timerfd_sets));
-    lh_json_u64(j, "timer_settime", LOADR(timer_sets));
-    lh_json_u64(j, "outlived", LOADR(outlived));
+    lh_json_u64(j, "created", lh_load_relaxed(&created));
+    lh_json_u64(j, "destroyed", lh_load_relaxed(&destroyed));
+    lh_json_u64(j, "live", lh_load_relaxed(&live));
+    lh_json_u64(j, "fires", lh_load_relaxed(&fires_total));
+    lh_json_u64(j, "untracked", lh_load_relaxed(&untracked));
+    lh_json_u64(j, "timerfd_settime", lh_load_relaxed(&timerfd_sets));
+    lh_json_u64(j, "timer_settime", lh_load_relaxed(&timer_sets));
+    lh_json_u64(j, "outlived", lh_load_relaxed(&outlived));
     lh_json_end_object(j);
-#undef LOADR
 }
 
 

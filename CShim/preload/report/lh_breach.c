@@ -564,21 +564,19 @@ void lh_breach_report(lh_tls *t, const lh_breach *b) {
 /* ---- the summary's sections ------------------------------------------------------------------ */
 
 void lh_breach_summary(lh_json *j) {
-#define LOADR(x) lh_load_relaxed(&stats.x) /* statistics: relaxed reads */
     lh_json_begin_object(j, "reports");
-    lh_json_u64(j, "breaches", LOADR(breaches));
-    lh_json_u64(j, "written", LOADR(written));
-    lh_json_u64(j, "suppressed", LOADR(suppressed));
-    lh_json_u64(j, "joined_loop", LOADR(joined));
-    lh_json_u64(j, "capped", LOADR(capped));
-    lh_json_u64(j, "failed", LOADR(failed));
-    lh_json_u64(j, "not_written_no_directory", LOADR(skipped_no_dir));
-    lh_json_u64(j, "throttle_table_full", LOADR(throttle_full));
-    lh_json_u64(j, "stack_skipped_small_stack", LOADR(captures_skipped_stack));
-    uint64_t captures = LOADR(capture_count);
-    lh_json_u64(j, "breach_path_mean_us", captures != 0 ? LOADR(capture_ns_total) / captures / 1000 : 0);
+    lh_json_u64(j, "breaches", lh_load_relaxed(&stats.breaches));
+    lh_json_u64(j, "written", lh_load_relaxed(&stats.written));
+    lh_json_u64(j, "suppressed", lh_load_relaxed(&stats.suppressed));
+    lh_json_u64(j, "joined_loop", lh_load_relaxed(&stats.joined));
+    lh_json_u64(j, "capped", lh_load_relaxed(&stats.capped));
+    lh_json_u64(j, "failed", lh_load_relaxed(&stats.failed));
+    lh_json_u64(j, "not_written_no_directory", lh_load_relaxed(&stats.skipped_no_dir));
+    lh_json_u64(j, "throttle_table_full", lh_load_relaxed(&stats.throttle_full));
+    lh_json_u64(j, "stack_skipped_small_stack", lh_load_relaxed(&stats.captures_skipped_stack));
+    uint64_t captures = lh_load_relaxed(&stats.capture_count);
+    lh_json_u64(j, "breach_path_mean_us", captures != 0 ? lh_load_relaxed(&stats.capture_ns_total) / captures / 1000 : 0);
     lh_json_end_object(j);
-#undef LOADR
     lh_json_begin_array(j, "fingerprints");
     for (size_t i = 0; i < LH_THROTTLE_SLOTS; i++) {
         lh_throttle *e = &throttle[i];

@@ -20,7 +20,6 @@
 
 #define SUMMARY_BYTES (1024 * 1024)
 
-#define LOAD(x) lh_load_relaxed(&(x)) /* statistics: relaxed reads */
 
 static void config_entry(void *ctx, const char *name, const char *text, uint64_t number, int kind) {
     lh_json *j = ctx;
@@ -57,7 +56,7 @@ static void live_thread_name(int tid, char name[16]) {
 static uint64_t record_layout_calls(const lh_thread_rec *r) {
     uint64_t sum = 0;
     for (unsigned h = 0; h < LH_HOOK_COUNT; h++)
-        if (lh_hook_counts_layouts(h)) sum += LOAD(r->hook_calls[h]);
+        if (lh_hook_counts_layouts(h)) sum += lh_load_relaxed(&r->hook_calls[h]);
     return sum;
 }
 
@@ -72,17 +71,17 @@ static void threads_json(lh_json *j, uint64_t *iterations, uint64_t *layout_call
         char name[16];
         memcpy(name, r->name, sizeof name);
         name[15] = '\0';
-        int tid = (int)LOAD(r->tid);
+        int tid = (int)lh_load_relaxed(&r->tid);
         if (state == LH_REC_LIVE) live_thread_name(tid, name);
-        *iterations += LOAD(r->iterations);
+        *iterations += lh_load_relaxed(&r->iterations);
         *layout_calls += record_layout_calls(r);
 
         lh_json_begin_object(j, NULL);
         lh_json_i64(j, "tid", tid);
         lh_json_string(j, "name", name);
         lh_json_string(j, "state", state == LH_REC_LIVE ? "running" : "exited");
-        lh_json_u64(j, "iterations", LOAD(r->iterations));
-        lh_json_u64(j, "frames", LOAD(r->frames));
+        lh_json_u64(j, "iterations", lh_load_relaxed(&r->iterations));
+        lh_json_u64(j, "frames", lh_load_relaxed(&r->frames));
         LH_EVERY_DETECTOR(thread_summary, j, i, state == LH_REC_LIVE);
         lh_json_end_object(j);
     }
@@ -96,7 +95,7 @@ static void hooks_json(lh_json *j) {
         size_t high = lh_load_relaxed(&lh_proc.records_high);
         for (size_t i = 0; i < high; i++)
             if (lh_load_acquire(&lh_proc.records[i].state) != LH_REC_FREE)
-                calls += LOAD(lh_proc.records[i].hook_calls[h]);
+                calls += lh_load_relaxed(&lh_proc.records[i].hook_calls[h]);
         lh_json_begin_object(j, NULL);
         lh_json_string(j, "name", lh_hooks[h].name);
         lh_json_string(j, "family", lh_hook_family_name(h));
@@ -162,18 +161,18 @@ static void compose(lh_json *j) {
     uint64_t iterations = 0, layout_calls = 0;
     threads_json(j, &iterations, &layout_calls);
     lh_json_begin_object(j, "recycled_threads");
-    lh_json_u64(j, "threads", LOAD(lh_proc.recycled_threads));
-    lh_json_u64(j, "iterations", LOAD(lh_proc.recycled_iterations));
-    lh_json_u64(j, "layout_calls", LOAD(lh_proc.recycled_layout_calls));
+    lh_json_u64(j, "threads", lh_load_relaxed(&lh_proc.recycled_threads));
+    lh_json_u64(j, "iterations", lh_load_relaxed(&lh_proc.recycled_iterations));
+    lh_json_u64(j, "layout_calls", lh_load_relaxed(&lh_proc.recycled_layout_calls));
     lh_json_end_object(j);
-    lh_json_u64(j, "threads_without_record", LOAD(lh_proc.records_exhausted));
-    lh_json_u64(j, "iterations", iterations + LOAD(lh_proc.recycled_iterations));
-    lh_json_u64(j, "layout_calls", layout_calls + LOAD(lh_proc.recycled_layout_calls));
+    lh_json_u64(j, "threads_without_record", lh_load_relaxed(&lh_proc.records_exhausted));
+    lh_json_u64(j, "iterations", iterations + lh_load_relaxed(&lh_proc.recycled_iterations));
+    lh_json_u64(j, "layout_calls", layout_calls + lh_load_relaxed(&lh_proc.recycled_layout_calls));
 
     lh_json_begin_object(j, "table");
     lh_json_u64(j, "slots", lh_proc.table.capacity);
-    lh_json_u64(j, "objects", LOAD(lh_proc.table.used));
-    lh_json_u64(j, "dropped_calls", LOAD(lh_proc.table.dropped));
+    lh_json_u64(j, "objects", lh_load_relaxed(&lh_proc.table.used));
+    lh_json_u64(j, "dropped_calls", lh_load_relaxed(&lh_proc.table.dropped));
     lh_json_end_object(j);
 
     lh_breach_summary(j);

@@ -82,9 +82,8 @@ static void prepare(const char *how) {
 static void before_filter(const char *how) {
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || !lh_active(LH_FAMILY_PROCESS)) return;
-    t->guard++;
+    LH_GUARDED(t);
     prepare(how);
-    t->guard--;
 }
 
 /* prctl(option, arg2..arg5): glibc reads four more arguments whatever the option, as we do. */

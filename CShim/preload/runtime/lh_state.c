@@ -151,8 +151,7 @@ bool lh_init_slow(void) {
     /* acquire on failure: a thread that lost sees the winner's published state. */
     if (!lh_cas_acquire_both(&lh_state, &expected, LH_STATE_INITIALIZING))
         return expected == LH_STATE_READY;
-    int saved = errno;
-    lh_tls_data.guard++;
+    LH_GUARDED(&lh_tls_data);
     int next = LH_STATE_OFF;
 
     lh_config_load(&lh_proc.cfg, environ, (unsigned)geteuid(), keep_message, NULL);
@@ -186,8 +185,6 @@ out:
     /* release: publishes everything initialised above to lh_active's acquire load. */
     lh_store_release(&lh_state, next);
     LH_EVERY_DETECTOR(started, next == LH_STATE_READY); /* the malloc hooks count from now on */
-    lh_tls_data.guard--;
-    errno = saved;
     return next == LH_STATE_READY;
 }
 

@@ -678,15 +678,13 @@ void lh_gtk_summary(lh_json *j) {
     lh_json_string(j, "version", version);
     lh_json_string(j, "counting", s == LH_GTK_ON ? "on" : "off");
     lh_json_string(j, "off_reason", s == LH_GTK_OFF ? off_reason : NULL);
-#define LOADR(x) lh_load_relaxed(&(x))
-    lh_json_u64(j, "classes_patched", LOADR(classes_patched));
-    lh_json_u64(j, "slots_patched", LOADR(slots_patched));
-    lh_json_u64(j, "wrapper_pool_exhausted", LOADR(pool_exhausted));
-    lh_json_u64(j, "patch_skipped_busy", LOADR(patch_skipped_busy));
-    lh_json_u64(j, "frame_clocks", LOADR(frame_clocks));
-    lh_json_u64(j, "sweeps", LOADR(sweeps));
-    lh_json_u64(j, "widgets_forgotten", LOADR(forgotten));
-#undef LOADR
+    lh_json_u64(j, "classes_patched", lh_load_relaxed(&classes_patched));
+    lh_json_u64(j, "slots_patched", lh_load_relaxed(&slots_patched));
+    lh_json_u64(j, "wrapper_pool_exhausted", lh_load_relaxed(&pool_exhausted));
+    lh_json_u64(j, "patch_skipped_busy", lh_load_relaxed(&patch_skipped_busy));
+    lh_json_u64(j, "frame_clocks", lh_load_relaxed(&frame_clocks));
+    lh_json_u64(j, "sweeps", lh_load_relaxed(&sweeps));
+    lh_json_u64(j, "widgets_forgotten", lh_load_relaxed(&forgotten));
     lh_json_begin_array(j, "wrapper_pools");
     for (int p = 0; p < P_COUNT; p++) {
         if (pools[p].used == 0) continue;

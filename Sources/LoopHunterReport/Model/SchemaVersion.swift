@@ -1,3 +1,5 @@
+import LoopHunterCore
+
 /// The `version` field of a report or summary file: `"MAJOR.MINOR"`.
 ///
 /// A reader understands every minor version of the major versions it was built for; minor versions
@@ -6,8 +8,9 @@ public struct SchemaVersion: Sendable, Hashable, Comparable, CustomStringConvert
     public let major: Int
     public let minor: Int
 
-    /// The version this build writes and reads.
-    public static let current = SchemaVersion(major: 1, minor: 4)
+    /// The version this build writes and reads: the preload's own (`lh_shared.h`), so the two
+    /// cannot disagree.
+    public static let current = SchemaVersion(major: Int(LH_SCHEMA_MAJOR), minor: Int(LH_SCHEMA_MINOR))
 
     public init(major: Int, minor: Int) {
         self.major = major

@@ -26,19 +26,19 @@ struct RunCommand: ParsableCommand {
             directory cannot be used; 126/127 when the program cannot be run / is not found.
             """)
 
-    @Option(help: "Layouts of one object in one iteration that count as a loop (2-16000000; default 100).")
+    @Option(help: "Layouts of one object in one iteration that count as a loop (\(PreloadSetting.threshold.limits)).")
     var threshold: Int?
 
-    @Option(help: "Back-to-back hot iterations that count as a loop in capped toolkits (2-1000000; default 60).")
+    @Option(help: "Back-to-back hot iterations that count as a loop in capped toolkits (\(PreloadSetting.streak.limits)).")
     var streak: Int?
 
-    @Option(name: .customLong("stall-ms"), help: ArgumentHelp("Milliseconds one event-loop iteration may run before it is a stall (10-3600000; default 2000).", valueName: "ms"))
+    @Option(name: .customLong("stall-ms"), help: ArgumentHelp("Milliseconds one event-loop iteration may run before it is a stall (\(PreloadSetting.stallMs.limits)).", valueName: "ms"))
     var stallMs: Int?
 
-    @Option(name: .customLong("window-ms"), help: ArgumentHelp("Milliseconds a window may take to its first frame (1-3600000; default 2000).", valueName: "ms"))
+    @Option(name: .customLong("window-ms"), help: ArgumentHelp("Milliseconds a window may take to its first frame (\(PreloadSetting.windowMs.limits)).", valueName: "ms"))
     var windowMs: Int?
 
-    @Option(name: .customLong("max-reports"), help: "Reports written per process at most (0-1000000; default 100).")
+    @Option(name: .customLong("max-reports"), help: "Reports written per process at most (\(PreloadSetting.maxReports.limits)).")
     var maxReports: Int?
 
     @Option(help: ArgumentHelp("Hook families to switch on: \(HookFamily.acceptedNames.joined(separator: ", ")) (comma-separated; default all).", valueName: "list"))
@@ -68,11 +68,11 @@ struct RunCommand: ParsableCommand {
         guard let program = command.first, !program.isEmpty else {
             throw ValidationError("give the program to run after --, e.g. loophunter run --threshold 50 -- ./app --flag")
         }
-        try Self.check(threshold, "--threshold", 2...16_000_000, "layouts of one object in one iteration")
-        try Self.check(streak, "--streak", 2...1_000_000, "back-to-back hot iterations")
-        try Self.check(maxReports, "--max-reports", 0...1_000_000, "reports per process")
-        try Self.check(stallMs, "--stall-ms", 10...3_600_000, "milliseconds one event-loop iteration may run before it is a stall")
-        try Self.check(windowMs, "--window-ms", 1...3_600_000, "milliseconds a window may take to its first frame")
+        try PreloadSetting.threshold.check(threshold, "--threshold", "layouts of one object in one iteration")
+        try PreloadSetting.streak.check(streak, "--streak", "back-to-back hot iterations")
+        try PreloadSetting.maxReports.check(maxReports, "--max-reports", "reports per process")
+        try PreloadSetting.stallMs.check(stallMs, "--stall-ms", "milliseconds one event-loop iteration may run before it is a stall")
+        try PreloadSetting.windowMs.check(windowMs, "--window-ms", "milliseconds a window may take to its first frame")
         if let ship {
             try shipping.checkInputs(url: ship, option: "--ship", format: shipFormat)
         } else if shipping.tokenFile != nil || shipping.tokenEnv != nil || shipping.caFile != nil || shipping.insecure {

@@ -1,12 +1,23 @@
 import Foundation
+import LoopHunterCore
 
-/// The hook families `LOOPHUNTER_HOOKS` (and `run --hooks`) can switch on; the preload's
-/// `lh_config.c` parses the same names. `all` and `none` are accepted besides these.
-enum HookFamily: String, CaseIterable {
-    case layout, alloc, loop, log, stall, window, timer
+/// The hook families `LOOPHUNTER_HOOKS` (and `run --hooks`) can switch on: the selectable rows of
+/// the preload's own family table (`lh_shared.h`), which its parser reads too. `all` and `none`
+/// are accepted besides these.
+enum HookFamily {
+    /// The selectable families, in the table's order.
+    static let names: [String] = {
+        var names: [String] = []
+        var index = 0
+        while let name = lh_family_name_at(index) {
+            if lh_family_selectable_at(index) != 0 { names.append(String(cString: name)) }
+            index += 1
+        }
+        return names
+    }()
 
     /// Every name `--hooks` accepts, in the order the help text lists them.
-    static let acceptedNames: [String] = allCases.map(\.rawValue) + ["all", "none"]
+    static let acceptedNames: [String] = names + ["all", "none"]
 
     /// The names of a comma-separated list that are not families; empty entries are skipped as the
     /// preload skips them, and a list with no name at all is reported as unknown.
