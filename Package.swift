@@ -69,9 +69,10 @@ let package = Package(
             name: "LoopHunterTests",
             // `loophunter` is a dependency so that the binary the tests run is built first.
             dependencies: ["LoopHunterCore", "LoopHunterReport", "LoopHunterShip", "loophunter"],
-            path: "Tests/LoopHunterTests",
-            // Read by path at run time (#filePath), not bundled.
-            exclude: ["Fixtures", "Goldens"]
+            path: "Tests",
+            // Tests/Fixtures and Tests/Goldens are read by path at run time (#filePath), not bundled.
+            sources: ["LoopHunterTestSupport", "LoopHunterCoreTests", "LoopHunterReportTests", "LoopHunterShipTests",
+                      "LoopHunterEndToEndTests"]
         ),
     ]
 )

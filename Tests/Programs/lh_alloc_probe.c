@@ -1,6 +1,6 @@
 /*
  * lh_alloc_probe.c — a host program for the allocation-accounting tests
- * (Tests/LoopHunterTests/AllocTests.swift). It knows exactly what it allocates and prints it, so a
+ * (Tests/LoopHunterEndToEndTests/AllocTests.swift). It knows exactly what it allocates and prints it, so a
  * test can compare LoopHunter's counts with the truth. It marks its iterations through the
  * preload's public API (a weak reference: it runs without the preload too).
  *

@@ -1,6 +1,6 @@
 /*
  * lh_probe.c — a host program for the preload's end-to-end tests of behaviours the toykit
- * scenarios do not show (Tests/LoopHunterTests/IterationTests.swift). It uses toykit's exported
+ * scenarios do not show (Tests/LoopHunterEndToEndTests/IterationTests.swift). It uses toykit's exported
  * layout entry point like an application would, and the preload's public API through a weak
  * reference (so it runs without the preload too).
  *

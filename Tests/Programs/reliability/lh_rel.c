@@ -1,5 +1,5 @@
 /*
- * lh_rel.c — the host program of the reliability suite (Tests/LoopHunterTests/Reliability/,
+ * lh_rel.c — the host program of the reliability suite (Tests/LoopHunterEndToEndTests/Reliability/,
  * docs/reliability.md). Each mode reproduces one reliability row (docs/reliability.md): it does what the row
  * says real programs do, prints what it did (so a test can compare LoopHunter's counts with the
  * truth, and the output with and without the preload), and exits 0 when the host was unharmed.

@@ -4,9 +4,9 @@ import Testing
 /// Paths of the package and of the native products the tests run (built by
 /// scripts/build-native.sh, once per test process, before the first test that needs them).
 enum Native {
+    /// The package root: this file is Tests/LoopHunterTestSupport/Native.swift.
     static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let release = root.appendingPathComponent(".build/release")
     static let preload = release.appendingPathComponent("libloophunter.so").path
     static let toykitLibrary = release.appendingPathComponent("libtoykit.so").path

@@ -97,7 +97,7 @@ struct ShipInputTests {
         let huge = reports.path + "/report-3-deadbeef-000001-layout-storm.json"
         _ = FileManager.default.createFile(atPath: huge, contents: nil, attributes: [.posixPermissions: 0o600])
         truncate(huge, 17 << 20)
-        let summary = try Data(contentsOf: Native.root.appendingPathComponent("Tests/LoopHunterTests/Fixtures/reports/summary-4101-aaaa0001.json"))
+        let summary = try Data(contentsOf: Fixtures.reports.appendingPathComponent("summary-4101-aaaa0001.json"))
         reports.plant("report-4-deadbeef-000001-layout-storm.json", summary)
         // A symlink to a secret, planted under a report name: never followed, never sent.
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("lh-secret-\(UUID().uuidString.prefix(6))").path

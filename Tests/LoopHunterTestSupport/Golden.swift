@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Golden files: expected outputs under Tests/LoopHunterTests/Goldens. Run the tests with
+/// Golden files: expected outputs under Tests/Goldens. Run the tests with
 /// LOOPHUNTER_UPDATE_GOLDENS=1 to (re)write them after an intended change, then review the diff.
 enum Golden {
-    static let directory = Native.root.appendingPathComponent("Tests/LoopHunterTests/Goldens")
+    static let directory = Native.root.appendingPathComponent("Tests/Goldens")
 
     static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let url = directory.appendingPathComponent(name)

@@ -70,7 +70,7 @@ struct ShipPolicyTests {
 
     @Test("OTLP mapping: severity, one-line body, attributes, resource, nanosecond times as strings")
     func mapping() throws {
-        let url = Native.root.appendingPathComponent("Tests/LoopHunterTests/Fixtures/reports/report-4101-aaaa0001-000001-layout-storm.json")
+        let url = Fixtures.reports.appendingPathComponent("report-4101-aaaa0001-000001-layout-storm.json")
         guard case .report(let report) = try ReportFile.load(url) else { Issue.record("not a report"); return }
         let mapper = OTLPLogMapper(hostName: "test-host")
         let record = mapper.record(for: report, observedAt: 1_800_000_000_000_000_000)

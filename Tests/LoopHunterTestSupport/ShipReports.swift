@@ -15,7 +15,7 @@ struct ShipReports {
 
     /// The fixture reports' bytes.
     static let fixtures: [Data] = {
-        let directory = Native.root.appendingPathComponent("Tests/LoopHunterTests/Fixtures/reports")
+        let directory = Native.root.appendingPathComponent("Tests/Fixtures/reports")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix("report-") }.sorted()
         return names.compactMap { FileManager.default.contents(atPath: directory.appendingPathComponent($0).path) }
     }()

@@ -7,7 +7,7 @@ import LoopHunterReport
 /// and a GTK summary with windows and timers. A directory of their own, so the 1.0–1.2 fixtures'
 /// goldens stay as they are.
 enum HealthFixtures {
-    static let directory = Native.root.appendingPathComponent("Tests/LoopHunterTests/Fixtures/health")
+    static let directory = Native.root.appendingPathComponent("Tests/Fixtures/health")
     static let label = "Tests/LoopHunterTests/Fixtures/health"
 
     static func collection() throws -> ReportCollection {

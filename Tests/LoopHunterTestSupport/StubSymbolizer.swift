@@ -1,7 +1,7 @@
 import Foundation
 import LoopHunterReport
 
-/// A symbolizer answering from Fixtures/symbols.json, so golden outputs do not depend on the
+/// A symbolizer answering from Tests/Fixtures/symbols.json, so golden outputs do not depend on the
 /// machine: `symbols` maps `<module file name>@<offset>` to symbols; `stale_modules` were rebuilt
 /// since the reports (build-id mismatch); `stripped_modules` have no symbols.
 struct StubSymbolizer: Symbolizing {
@@ -22,7 +22,7 @@ struct StubSymbolizer: Symbolizing {
     var description: String { "llvm-symbolizer (fixture table)" }
 
     init() throws {
-        let url = Native.root.appendingPathComponent("Tests/LoopHunterTests/Fixtures/symbols.json")
+        let url = Native.root.appendingPathComponent("Tests/Fixtures/symbols.json")
         table = try JSONDecoder().decode(Table.self, from: Data(contentsOf: url))
     }
 

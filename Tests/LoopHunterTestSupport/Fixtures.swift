@@ -4,7 +4,7 @@ import LoopHunterReport
 /// The fixture report directory (machine-neutral reports and summaries made from real toykit runs,
 /// plus one with a stripped library and a rebuilt module) and its analysis with the stub symbolizer.
 enum Fixtures {
-    static let reports = Native.root.appendingPathComponent("Tests/LoopHunterTests/Fixtures/reports")
+    static let reports = Native.root.appendingPathComponent("Tests/Fixtures/reports")
 
     static func collection() throws -> ReportCollection {
         try ReportDirectoryReader(directory: reports).read()
