@@ -65,14 +65,37 @@ let package = Package(
             name: "LoopHunterCLISupport",
             path: "Sources/LoopHunterCLISupport"
         ),
+        // What the test targets share: paths of the built programs, running them, report directories,
+        // fixtures, goldens, the format validators and the OTLP collector used by the shipping tests.
+        .target(
+            name: "LoopHunterTestSupport",
+            dependencies: ["LoopHunterCore", "LoopHunterReport", "LoopHunterShip"],
+            path: "Tests/LoopHunterTestSupport"
+        ),
+        // The C core's tables and parsers (the preload's config, table, report composer) called from Swift.
         .testTarget(
-            name: "LoopHunterTests",
-            // `loophunter` is a dependency so that the binary the tests run is built first.
-            dependencies: ["LoopHunterCore", "LoopHunterReport", "LoopHunterShip", "loophunter"],
-            path: "Tests",
-            // Tests/Fixtures and Tests/Goldens are read by path at run time (#filePath), not bundled.
-            sources: ["LoopHunterTestSupport", "LoopHunterCoreTests", "LoopHunterReportTests", "LoopHunterShipTests",
-                      "LoopHunterEndToEndTests"]
+            name: "LoopHunterCoreTests",
+            dependencies: ["LoopHunterTestSupport", "LoopHunterCore", "LoopHunterReport", "loophunter"],
+            path: "Tests/LoopHunterCoreTests"
+        ),
+        // Reading, analysing and formatting reports (fixtures and goldens; Tests/Fixtures, Tests/Goldens).
+        .testTarget(
+            name: "LoopHunterReportTests",
+            dependencies: ["LoopHunterTestSupport", "LoopHunterReport", "loophunter"],
+            path: "Tests/LoopHunterReportTests"
+        ),
+        // `loophunter ship` and the shipping library against real collectors (Tests/Receivers).
+        .testTarget(
+            name: "LoopHunterShipTests",
+            dependencies: ["LoopHunterTestSupport", "LoopHunterReport", "LoopHunterShip", "loophunter"],
+            path: "Tests/LoopHunterShipTests"
+        ),
+        // Real programs (toykit, GTK 3/4, the reliability programs) under the preload and the CLI.
+        // `loophunter` is a dependency of the test targets so that the binary they run is built first.
+        .testTarget(
+            name: "LoopHunterEndToEndTests",
+            dependencies: ["LoopHunterTestSupport", "LoopHunterCore", "LoopHunterReport", "loophunter"],
+            path: "Tests/LoopHunterEndToEndTests"
         ),
     ]
 )

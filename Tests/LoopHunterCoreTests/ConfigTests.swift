@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterCore
 import Testing
+import LoopHunterTestSupport
 
 /// Every LOOPHUNTER_* variable with bad values: one clear line naming the variable, the value and
 /// the value used instead; the documented default in force; the host unharmed.

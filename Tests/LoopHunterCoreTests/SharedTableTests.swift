@@ -2,6 +2,7 @@ import Foundation
 import LoopHunterCore
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// What the preload (C) and the loophunter command (Swift) must agree on is written once, in the C
 /// core (lh_shared.h, lh_config.h); the Swift side reads it or is checked against it here.
@@ -30,7 +31,7 @@ struct SharedTableTests {
 
     @Test("run --hooks and run's limits come from the preload's tables")
     func runOptions() {
-        let help = CLITests.cli(["run", "--help"])
+        let help = HostRun.cli(["run", "--help"])
         #expect(help.status == 0, "\(help.stderr)")
         let text = help.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
         var selectable: [String] = []
@@ -50,7 +51,7 @@ struct SharedTableTests {
             let limits = "\(info.pointee.min)-\(info.pointee.max); default \(info.pointee.default_value)"
             #expect(text.contains(limits), "\(flag): \(limits)")
             // One past the maximum is refused, naming the option and the table's range.
-            let refused = CLITests.cli(["run", flag, String(info.pointee.max + 1), "--", "/bin/true"])
+            let refused = HostRun.cli(["run", flag, String(info.pointee.max + 1), "--", "/bin/true"])
             #expect(refused.status != 0 && refused.stderr.contains("\(flag) must be between \(info.pointee.min) and \(info.pointee.max)"),
                     "\(refused.stderr)")
         }

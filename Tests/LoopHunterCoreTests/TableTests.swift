@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterCore
 import Testing
+import LoopHunterTestSupport
 
 /// The lock-free (object, hook) table, driven directly from many threads.
 @Suite("lock-free table")

@@ -1,20 +1,17 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// The `loophunter` binary: every command, run for real, with the documented exit statuses.
 @Suite("loophunter command")
 struct CLITests {
-    static func cli(_ arguments: [String], environment: [String: String?] = [:], timeout: Double = 120) -> HostRun {
-        HostRun.run([Native.cli] + arguments, environment: environment, timeout: timeout)
-    }
-
     // MARK: run
 
     @Test("run healthy: exit 0, no loops found")
     func runHealthy() throws {
         try Native.ensureBuilt()
-        let run = Self.cli(["run", "--color", "never", "--", Native.demo, "healthy"])
+        let run = HostRun.cli(["run", "--color", "never", "--", Native.demo, "healthy"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("LoopHunter: no loops found"))
         #expect(run.stdout.contains("scenario healthy: done"), "the program keeps stdout")
@@ -26,10 +23,10 @@ struct CLITests {
         try Rel.ensureBuilt()
         let staticProgram = Rel.path("rel-static")
         let plain = HostRun.run([staticProgram])
-        let run = Self.cli(["run", "--color", "never", "--", staticProgram])
+        let run = HostRun.cli(["run", "--color", "never", "--", staticProgram])
         #expect(run.status == plain.status && run.stdout == plain.stdout, "\(run.stderr)")
         #expect(run.stderr.contains("rel-static is statically linked: LD_PRELOAD cannot reach it"), "\(run.stderr)")
-        let dynamic = Self.cli(["run", "--color", "never", "--", "/bin/true"])
+        let dynamic = HostRun.cli(["run", "--color", "never", "--", "/bin/true"])
         #expect(dynamic.status == 0 && !dynamic.stderr.contains("LoopHunter will see nothing"), "\(dynamic.stderr)")
 
         // Set-user-ID: as root, a copy of /bin/true owned by nobody (the loader then runs it
@@ -45,7 +42,7 @@ struct CLITests {
         var fs = statvfs()
         #expect(statvfs(copy, &fs) == 0)
         let nosuid = fs.f_flag & UInt(ST_NOSUID) != 0
-        let setuid = Self.cli(["run", "--color", "never", "--", copy])
+        let setuid = HostRun.cli(["run", "--color", "never", "--", copy])
         #expect(setuid.status == 0, "\(setuid.stderr)")
         #expect(setuid.stderr.contains("setuid-true is set-user-ID: the loader ignores LD_PRELOAD") == !nosuid,
                 "nosuid: \(nosuid): \(setuid.stderr)")
@@ -56,7 +53,7 @@ struct CLITests {
         try Native.ensureBuilt()
         let dir = ReportDirectory("cli-loop")
         defer { dir.remove() }
-        let run = Self.cli(["run", "--dir", dir.path, "--color", "never", "--", Native.demo, "loop"])
+        let run = HostRun.cli(["run", "--dir", dir.path, "--color", "never", "--", Native.demo, "loop"])
         #expect(run.status == 0, "findings alone do not fail without --fail-on-breach: \(run.stderr)")
         #expect(run.stderr.contains("1 finding: 1 layout-storm"))
         #expect(run.stderr.contains("StatusLabel 'status' laid out 101 times"))
@@ -65,7 +62,7 @@ struct CLITests {
         #expect(run.stderr.contains("Symbolized with llvm-symbolizer"))
         #expect(try dir.reports().count == 1)
 
-        let gate = Self.cli(["run", "--fail-on-breach", "--threshold", "50", "--color", "never", "--", Native.demo, "loop"])
+        let gate = HostRun.cli(["run", "--fail-on-breach", "--threshold", "50", "--color", "never", "--", Native.demo, "loop"])
         #expect(gate.status == 3)
         #expect(gate.stderr.contains("laid out 51 times"), "--threshold reaches the preload")
     }
@@ -73,20 +70,20 @@ struct CLITests {
     @Test("run passes exit statuses and signals through, and keeps LD_PRELOAD")
     func runStatus() throws {
         try Native.ensureBuilt()
-        #expect(Self.cli(["run", "--", "/bin/sh", "-c", "exit 7"]).status == 7)
-        #expect(Self.cli(["run", "--", "/bin/sh", "-c", "kill -TERM $$"]).status == 128 + 15)
-        let preload = Self.cli(["run", "--", "/bin/sh", "-c", "echo \"$LD_PRELOAD\""], environment: ["LD_PRELOAD": "libm.so.6"])
+        #expect(HostRun.cli(["run", "--", "/bin/sh", "-c", "exit 7"]).status == 7)
+        #expect(HostRun.cli(["run", "--", "/bin/sh", "-c", "kill -TERM $$"]).status == 128 + 15)
+        let preload = HostRun.cli(["run", "--", "/bin/sh", "-c", "echo \"$LD_PRELOAD\""], environment: ["LD_PRELOAD": "libm.so.6"])
         #expect(preload.stdout.hasSuffix("/libloophunter.so:libm.so.6\n"), "prepended, never clobbered: \(preload.stdout)")
 
-        let missing = Self.cli(["run", "--", "/nonexistent/app"])
+        let missing = HostRun.cli(["run", "--", "/nonexistent/app"])
         #expect(missing.status == 127 && missing.stderr.contains("cannot run /nonexistent/app: not found"))
-        let unnamed = Self.cli(["run", "--", "no-such-program-anywhere"])
+        let unnamed = HostRun.cli(["run", "--", "no-such-program-anywhere"])
         #expect(unnamed.status == 127 && unnamed.stderr.contains("not found on PATH"))
         let scratch = ReportDirectory("cli-noexec")
         defer { scratch.remove() }
         try FileManager.default.createDirectory(atPath: scratch.path, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: scratch.path + "/script", contents: Data("#!/bin/sh\n".utf8))
-        #expect(Self.cli(["run", "--", scratch.path + "/script"]).status == 126)
+        #expect(HostRun.cli(["run", "--", scratch.path + "/script"]).status == 126)
     }
 
     @Test("run forwards a signal sent to loophunter to the program")
@@ -117,15 +114,15 @@ struct CLITests {
 
     @Test("run rejects bad options with a message that says how to fix them")
     func runValidation() {
-        let none = Self.cli(["run"])
+        let none = HostRun.cli(["run"])
         #expect(none.status == 64 && none.stderr.contains("give the program to run after --"))
-        let threshold = Self.cli(["run", "--threshold", "1", "--", "/bin/true"])
+        let threshold = HostRun.cli(["run", "--threshold", "1", "--", "/bin/true"])
         #expect(threshold.status == 64 && threshold.stderr.contains("--threshold must be between 2 and 16000000 (got 1)"))
-        let hooks = Self.cli(["run", "--hooks", "layout,bogus", "--", "/bin/true"])
+        let hooks = HostRun.cli(["run", "--hooks", "layout,bogus", "--", "/bin/true"])
         #expect(hooks.status == 64 && hooks.stderr.contains("unknown family bogus"))
-        let format = Self.cli(["run", "--format", "pdf", "--", "/bin/true"])
+        let format = HostRun.cli(["run", "--format", "pdf", "--", "/bin/true"])
         #expect(format.status == 64 && format.stderr.contains("pdf"))
-        let preload = Self.cli(["run", "--preload", "/nonexistent.so", "--", "/bin/true"])
+        let preload = HostRun.cli(["run", "--preload", "/nonexistent.so", "--", "/bin/true"])
         #expect(preload.status == 2 && preload.stderr.contains("--preload /nonexistent.so: no such readable file"))
     }
 
@@ -135,20 +132,20 @@ struct CLITests {
     func reportFormats() throws {
         let dir = Fixtures.reports.path
         for format in OutputFormat.allCases {
-            let run = Self.cli(["report", dir, "--format", format.rawValue])
+            let run = HostRun.cli(["report", dir, "--format", format.rawValue])
             #expect(run.status == 0, "\(format): \(run.stderr)")
             #expect(run.stdout.count > 200, "\(format) printed \(run.stdout.count) bytes")
         }
         let out = ReportDirectory("cli-out")
         defer { out.remove() }
         try FileManager.default.createDirectory(atPath: out.path, withIntermediateDirectories: true)
-        let html = Self.cli(["report", dir, "--format", "html", "-o", out.path + "/lh.html"])
+        let html = HostRun.cli(["report", dir, "--format", "html", "-o", out.path + "/lh.html"])
         #expect(html.status == 0 && html.stdout.isEmpty)
         #expect((try? String(contentsOfFile: out.path + "/lh.html", encoding: .utf8))?.contains("<svg") == true)
-        #expect(Self.cli(["report", dir, "--fail-on-breach"]).status == 3)
-        let text = Self.cli(["report", dir, "--color", "always"]).stdout
+        #expect(HostRun.cli(["report", dir, "--fail-on-breach"]).status == 3)
+        let text = HostRun.cli(["report", dir, "--color", "always"]).stdout
         #expect(text.contains("\u{1B}["))
-        let noColor = Self.cli(["report", dir, "--color", "auto"], environment: ["NO_COLOR": "1"]).stdout
+        let noColor = HostRun.cli(["report", dir, "--color", "auto"], environment: ["NO_COLOR": "1"]).stdout
         #expect(!noColor.contains("\u{1B}"), "not a TTY, and NO_COLOR")
         // The fixtures' modules are not on this machine: names fall back to the reports', and say so.
         #expect(text.contains("is not on this machine"))
@@ -161,17 +158,17 @@ struct CLITests {
         defer { base.remove() }
         let fm = FileManager.default
         try fm.createDirectory(atPath: base.path + "/empty", withIntermediateDirectories: true)
-        let empty = Self.cli(["report", base.path + "/empty"])
+        let empty = HostRun.cli(["report", base.path + "/empty"])
         #expect(empty.status == 0 && empty.stdout.contains("no loops found in \(base.path)/empty (0 reports, 0 processes)"))
 
-        let missing = Self.cli(["report", base.path + "/missing"])
+        let missing = HostRun.cli(["report", base.path + "/missing"])
         #expect(missing.status == 2 && missing.stderr.contains("no such directory"))
         _ = fm.createFile(atPath: base.path + "/plain-file", contents: Data("x".utf8))
-        let notDir = Self.cli(["report", base.path + "/plain-file"])
+        let notDir = HostRun.cli(["report", base.path + "/plain-file"])
         #expect(notDir.status == 2 && notDir.stderr.contains("not a directory"))
         try fm.createSymbolicLink(atPath: base.path + "/loop-a", withDestinationPath: base.path + "/loop-b")
         try fm.createSymbolicLink(atPath: base.path + "/loop-b", withDestinationPath: base.path + "/loop-a")
-        let loopDir = Self.cli(["report", base.path + "/loop-a"])
+        let loopDir = HostRun.cli(["report", base.path + "/loop-a"])
         #expect(loopDir.status == 2 && loopDir.stderr.contains("symlink loop"))
 
         // One good report among bad files.
@@ -192,7 +189,7 @@ struct CLITests {
         try fm.createSymbolicLink(atPath: dir + "/report-loop.json", withDestinationPath: dir + "/report-loop.json")
         _ = fm.createFile(atPath: dir + "/.report-inflight.json.tmp", contents: Data("{".utf8))
 
-        let run = Self.cli(["report", dir, "--color", "never", "--no-symbolize"])
+        let run = HostRun.cli(["report", dir, "--color", "never", "--no-symbolize"])
         #expect(run.status == 1, "some files skipped: \(run.stderr)")
         #expect(run.stdout.contains("1 finding: 1 layout-storm"), "the good report is still reported")
         let messages = run.stderr.split(separator: "\n").map(String.init)
@@ -265,25 +262,25 @@ struct CLITests {
     @Test("doctor checks the set-up; a missing preload fails it with a fix")
     func doctor() throws {
         try Native.ensureBuilt()
-        let ok = Self.cli(["doctor", "--color", "never"])
+        let ok = HostRun.cli(["doctor", "--color", "never"])
         #expect(ok.status == 0, "\(ok.stdout)")
         #expect(ok.stdout.contains("✓ preload") && ok.stdout.contains("needs libunwind.so.8, libc.so.6"))
         #expect(ok.stdout.contains("✓ libunwind") && ok.stdout.contains("symbolizer"))
-        let broken = Self.cli(["doctor", "--preload", "/nonexistent/libloophunter.so", "--color", "never"])
+        let broken = HostRun.cli(["doctor", "--preload", "/nonexistent/libloophunter.so", "--color", "never"])
         #expect(broken.status == 1 && broken.stdout.contains("✗ preload") && broken.stdout.contains("→"))
     }
 
     @Test("every command's help shows examples; completion scripts are generated")
     func help() {
         for command in ["run", "report", "watch", "doctor"] {
-            let help = Self.cli([command, "--help"])
+            let help = HostRun.cli([command, "--help"])
             #expect(help.status == 0 && help.stdout.contains("Example"), "\(command) --help")
         }
-        #expect(Self.cli(["--help"]).stdout.contains("Exit status"))
+        #expect(HostRun.cli(["--help"]).stdout.contains("Exit status"))
         for shell in ["bash", "zsh", "fish"] {
-            let script = Self.cli(["--generate-completion-script", shell])
+            let script = HostRun.cli(["--generate-completion-script", shell])
             #expect(script.status == 0 && script.stdout.contains("loophunter") && script.stdout.contains("report"))
         }
-        #expect(Self.cli(["--version"]).stdout == "0.1.0\n")
+        #expect(HostRun.cli(["--version"]).stdout == "0.1.0\n")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LoopHunterTestSupport
 
 /// Event-loop health end to end: the toykit scenarios `stall`, `slow-window`, `timer-storm` and
 /// `timer-dangling`, and the GTK 3 / GTK 4 programs `gtk[34]-health`, run under the preload; the
@@ -177,14 +178,14 @@ struct EventLoopHealthTests {
 
     static func gtk(_ version: Int, _ mode: String) throws -> Output {
         try Native.ensureBuilt()
-        let program = "\(GTKTests.programs)/gtk\(version)-health"
-        let plain = GTKTests.run([program, mode], dir: nil)
+        let program = "\(Native.gtkPrograms)/gtk\(version)-health"
+        let plain = GTKRun.run([program, mode], dir: nil)
         #expect(plain.status == 0 && !plain.timedOut, "\(plain.stderr)")
         let dir = ReportDirectory("health-gtk\(version)-\(mode)")
         defer { dir.remove() }
-        let traced = GTKTests.run([program, mode], dir: dir.path)
+        let traced = GTKRun.run([program, mode], dir: dir.path)
         #expect(traced.status == plain.status && traced.stdout == plain.stdout)
-        #expect(GTKTests.normalized(traced.stderr) == GTKTests.normalized(plain.stderr))
+        #expect(GTKRun.normalized(traced.stderr) == GTKRun.normalized(plain.stderr))
         return try output(dir)
     }
 

@@ -1,38 +1,13 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Real GTK 3 and GTK 4 programs under Xvfb: exact per-widget counts against the programs' own
 /// counts, one report per loop naming the right widget, nothing for healthy programs, toolkit
 /// warnings kept and still printed, address reuse, a GTK of unknown layout, and the stock demos.
 @Suite("GTK 3 and GTK 4 programs")
 struct GTKTests {
-    static let programs = Native.release.appendingPathComponent("test-programs/gtk").path
-
-    /// Runs a GTK program under `xvfb-run -a`, with or without the preload.
-    static func run(_ arguments: [String], dir: String?, extra: [String: String?] = [:], timeout: Double = 120) -> HostRun {
-        var env: [String: String?] = ["GTK_A11Y": "none", "NO_AT_BRIDGE": "1", "GDK_BACKEND": "x11"]
-        if let dir {
-            env["LH_TARGET_PRELOAD"] = Native.preload // run-for.sh: the program only, not Xvfb
-            env["LOOPHUNTER_DIR"] = dir
-        }
-        for (k, v) in extra { env[k] = v }
-        let isRunFor = arguments.first?.hasSuffix("run-for.sh") == true
-        var command = ["/usr/bin/xvfb-run", "-a"]
-        if !isRunFor, dir != nil { command += ["/usr/bin/env", "LD_PRELOAD=\(Native.preload)"] }
-        return HostRun.run(command + arguments, environment: env, timeout: timeout)
-    }
-
-    /// stderr without what differs from run to run: pids, times of day, addresses.
-    static func normalized(_ text: String) -> String {
-        var s = text
-        for (pattern, replacement) in [(#"\(([^:()]+):\d+\)"#, "($1:PID)"), (#"\d\d:\d\d:\d\d\.\d\d\d"#, "TIME"),
-                                       (#"0x[0-9a-f]+"#, "0xADDR")] {
-            s = s.replacingOccurrences(of: pattern, with: replacement, options: .regularExpression)
-        }
-        return s
-    }
-
     /// One line of a program's LH_GROUND_TRUTH file.
     struct Truth {
         let name: String
@@ -76,12 +51,12 @@ struct GTKTests {
         defer { try? FileManager.default.removeItem(atPath: truthFile) }
         // A fixed number of frames, so both runs print the same messages (a frame loop warns once
         // per frame) however fast each one is.
-        let plain = Self.run([Self.programs + "/" + name], dir: nil, extra: ["LH_RUN_FRAMES": "180"])
-        let traced = Self.run([Self.programs + "/" + name], dir: dir.path,
+        let plain = GTKRun.run([Native.gtkPrograms + "/" + name], dir: nil, extra: ["LH_RUN_FRAMES": "180"])
+        let traced = GTKRun.run([Native.gtkPrograms + "/" + name], dir: dir.path,
                               extra: ["LH_GROUND_TRUTH": truthFile, "LH_RUN_FRAMES": "180"])
         #expect(plain.status == 0 && traced.status == 0, "\(traced.stderr)")
         #expect(traced.stdout == plain.stdout && traced.stdout == "\(name): done\n")
-        #expect(Self.normalized(traced.stderr) == Self.normalized(plain.stderr),
+        #expect(GTKRun.normalized(traced.stderr) == GTKRun.normalized(plain.stderr),
                 "the program's messages are printed exactly as without LoopHunter")
 
         let summary = try #require(try dir.summaries().first)
@@ -128,7 +103,7 @@ struct GTKTests {
         defer { dir.remove() }
         let truthFile = dir.path + ".truth"
         defer { try? FileManager.default.removeItem(atPath: truthFile) }
-        let run = Self.run([Self.programs + "/" + name], dir: dir.path, extra: ["LH_GROUND_TRUTH": truthFile])
+        let run = GTKRun.run([Native.gtkPrograms + "/" + name], dir: dir.path, extra: ["LH_GROUND_TRUTH": truthFile])
         #expect(run.status == 0)
         let reused = Int(run.stderr.split(separator: "\n").first { $0.hasSuffix("addresses reused") }?
             .split(separator: " ").first ?? "") ?? 0
@@ -151,8 +126,8 @@ struct GTKTests {
         try Native.ensureBuilt()
         let dir = ReportDirectory("fake-gtk")
         defer { dir.remove() }
-        let plain = HostRun.run([Self.programs + "/lh-fake-gtk", mode])
-        let run = HostRun.underPreload([Self.programs + "/lh-fake-gtk", mode], dir: dir.path)
+        let plain = HostRun.run([Native.gtkPrograms + "/lh-fake-gtk", mode])
+        let run = HostRun.underPreload([Native.gtkPrograms + "/lh-fake-gtk", mode], dir: dir.path)
         #expect(run.status == plain.status && run.stdout == plain.stdout && plain.status == 0)
         #expect(run.loophunterLines.count == 1 && run.loophunterLines[0].contains(words), "\(run.stderr)")
         #expect(run.loophunterLines[0].contains("GTK widget layouts are not counted"))
@@ -179,7 +154,7 @@ struct GTKTests {
             return result
         }
         for version in [3, 4] {
-            let run = HostRun.run([Self.programs + "/gtk\(version)-offsets"])
+            let run = HostRun.run([Native.gtkPrograms + "/gtk\(version)-offsets"])
             var headers: [String: String] = [:]
             for line in run.stdout.split(separator: "\n") {
                 let kv = line.split(separator: "=").map(String.init)
@@ -202,20 +177,20 @@ struct GTKTests {
           arguments: ["gtk3-widget-factory", "gtk4-widget-factory", "gtk3-demo", "gtk4-demo"])
     func stockDemo(_ demo: String) throws {
         try Native.ensureBuilt()
-        let runFor = Self.programs + "/run-for.sh"
-        let plain = Self.run([runFor, "20", "/usr/bin/\(demo)"], dir: nil)
+        let runFor = Native.gtkPrograms + "/run-for.sh"
+        let plain = GTKRun.run([runFor, "20", "/usr/bin/\(demo)"], dir: nil)
         let dir = ReportDirectory("gtk-\(demo)")
         defer { dir.remove() }
         // Event-loop health is measured in wall time, which a loaded 2-core CI machine stretches
         // (a demo's first frame can take seconds there): its limits are raised here, where the
         // subject is layout; its detectors are tested by EventLoopHealthTests. Its hooks (timers,
         // signal emissions, windows) stay on, so "unchanged" covers them.
-        let traced = Self.run([runFor, "20", "/usr/bin/\(demo)"], dir: dir.path,
+        let traced = GTKRun.run([runFor, "20", "/usr/bin/\(demo)"], dir: dir.path,
                               extra: ["LOOPHUNTER_WINDOW_MS": "20000", "LOOPHUNTER_STALL_MS": "10000"])
         #expect(plain.status == 0 && traced.status == 0, "\(traced.stderr)")
         #expect(!traced.timedOut && !traced.signaled)
         #expect(traced.stdout == plain.stdout)
-        #expect(Self.normalized(traced.stderr) == Self.normalized(plain.stderr))
+        #expect(GTKRun.normalized(traced.stderr) == GTKRun.normalized(plain.stderr))
         let summaries = try dir.summaries().filter { $0.process.executable.hasSuffix(demo) }
         let summary = try #require(summaries.first)
         #expect(summary.gtk?.counting == "on" && summary.gtk?.wrapperPoolExhausted == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// What an iteration is (waits of the event-loop library only, the override, the explicit mark),
 /// and how reports are throttled and capped.

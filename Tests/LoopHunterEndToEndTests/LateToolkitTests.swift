@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// GTK that arrives after LoopHunter started (Tests/Programs/late): PyGObject and GJS programs
 /// whose widget subclasses and vfuncs are written in Python and JavaScript, and a C program that
@@ -25,8 +26,8 @@ struct LateToolkitTests {
          Program(arguments: [python, late + "/py_healthy.py", "\(v)"], name: "py-gtk\(v)-healthy", loopType: nil),
          Program(arguments: [gjs, late + "/js_loop.js", "\(v)"], name: "js-gtk\(v)-loop", loopType: "JsLoopLabel"),
          Program(arguments: [gjs, late + "/js_healthy.js", "\(v)"], name: "js-gtk\(v)-healthy", loopType: nil)]
-    } + [Program(arguments: [GTKTests.programs + "/lh-late-gtk"], name: "lh-late-gtk", loopType: "GtkLabel"),
-         Program(arguments: [GTKTests.programs + "/lh-late-gtk", "healthy"], name: "lh-late-gtk", loopType: nil)]
+    } + [Program(arguments: [Native.gtkPrograms + "/lh-late-gtk"], name: "lh-late-gtk", loopType: "GtkLabel"),
+         Program(arguments: [Native.gtkPrograms + "/lh-late-gtk", "healthy"], name: "lh-late-gtk", loopType: nil)]
 
     static func run(_ p: Program, dir: ReportDirectory?, extra: [String: String?] = [:]) -> HostRun {
         var command = ["/usr/bin/xvfb-run", "-a"]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LoopHunterTestSupport
 
 /// The preload carries no runtime of its own (no Swift, no libstdc++) and exports exactly the
 /// hook table's names and the documented loophunter_* API.

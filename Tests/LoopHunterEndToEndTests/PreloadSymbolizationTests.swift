@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Symbolization on real runs: a stripped library gets no invented names, a module rebuilt after
 /// the report falls back to the names the process proved (and says so), and names are demangled.

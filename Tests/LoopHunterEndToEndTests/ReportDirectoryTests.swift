@@ -1,15 +1,11 @@
 import Foundation
 import Testing
+import LoopHunterTestSupport
 
 /// The report directory: created private when missing; refused, with one clear line and the host
 /// unharmed, when it cannot be used safely; report files owner-only.
 @Suite("report directory")
 struct ReportDirectoryTests {
-    static func mode(_ path: String) -> Int {
-        var st = stat()
-        return stat(path, &st) == 0 ? Int(st.st_mode & 0o7777) : -1
-    }
-
     @Test("a missing directory and its parents are created 0700; reports are 0600")
     func createsPrivate() throws {
         try Native.ensureBuilt()
@@ -19,11 +15,11 @@ struct ReportDirectoryTests {
         let run = HostRun.underPreload([Native.demo, "loop"], dir: dir)
         #expect(run.status == 0 && run.loophunterLines.isEmpty, "\(run.stderr)")
         for path in [base.path, base.path + "/a", base.path + "/a/b", dir] {
-            #expect(Self.mode(path) == 0o700, "\(path): \(String(Self.mode(path), radix: 8))")
+            #expect(FilePermissions.mode(path) == 0o700, "\(path): \(String(FilePermissions.mode(path), radix: 8))")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: dir)
         #expect(files.count == 2, "\(files)")
-        for file in files { #expect(Self.mode(dir + "/" + file) == 0o600, "\(file)") }
+        for file in files { #expect(FilePermissions.mode(dir + "/" + file) == 0o600, "\(file)") }
     }
 
     /// Directories that must be refused: the reason expected in the message, and how to set it up.

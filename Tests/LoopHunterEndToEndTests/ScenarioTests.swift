@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Every toykit scenario under the preload, asserting on the files it wrote; and the same scenario
 /// without the preload and with LOOPHUNTER_DISABLE=1, asserting the program behaved identically.

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// The memory side of reports (schema 1.2): decoding it and older files, how bytes are written,
 /// the titles, severities and grouping of `alloc-storm` and `heap-growth`, how every format shows
@@ -230,7 +231,7 @@ struct AllocationTests {
     @Test("SARIF: rules for both kinds, the memory side in messages and properties, valid")
     func sarif() throws {
         let text = SARIFFormatter().format(try Fixtures.analysis())
-        let run = try #require(FormatTests.runs(text).first)
+        let run = try #require(FormatValidators.sarifRuns(text).first)
         let rules = (run["tool"] as? [String: Any]).flatMap { $0["driver"] as? [String: Any] }?["rules"] as? [[String: Any]] ?? []
         func rule(_ id: String) -> [String: Any]? { rules.first { $0["id"] as? String == id } }
         #expect(rule("alloc-storm")?["name"] as? String == "AllocStorm")
@@ -256,7 +257,7 @@ struct AllocationTests {
         #expect((growthAlloc["topAllocators"] as? [[String: Any]])?.first?["type"] as? String == "ListView")
         let old = try #require(result("layout-storm"))
         #expect((old["properties"] as? [String: Any])?["alloc"] == nil, "no memory side in 1.0 reports")
-        try FormatTests.validate(sarif: text, label: "alloc")
+        try FormatValidators.validate(sarif: text, label: "alloc")
     }
 
     @Test("JSON: each finding carries its report's alloc section, each process its allocation totals")

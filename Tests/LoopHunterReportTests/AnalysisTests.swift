@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Grouping, symbolization fallbacks and the text and JSON formats, on the fixture reports.
 @Suite("analysis of the fixture reports")

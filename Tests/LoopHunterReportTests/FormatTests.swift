@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// The Markdown, HTML, SARIF and JUnit formats: golden files from the fixture reports, an analysis
 /// with no finding, names that try to break out of every format, SARIF's source root, and the
@@ -22,7 +23,7 @@ struct FormatTests {
     func html() throws {
         let text = try OutputFormat.html.formatter().format(Fixtures.analysis())
         try Golden.check(text, "fixtures.html")
-        try Self.expectWellFormedXML(text)
+        try XMLCheck.expectWellFormed(text)
         #expect(!text.contains("<script") && !text.contains("src=\"http") && !text.contains("href=\"http"),
                 "self-contained: no script, no external resource")
         #expect(text.components(separatedBy: "<svg ").count - 1 == 7, "one timeline per finding")
@@ -32,8 +33,8 @@ struct FormatTests {
     func sarif() throws {
         let text = try OutputFormat.sarif.formatter().format(Fixtures.analysis())
         try Golden.check(text, "fixtures.sarif")
-        try Self.validate(sarif: text, label: "fixtures")
-        let run = try #require(Self.runs(text).first)
+        try FormatValidators.validate(sarif: text, label: "fixtures")
+        let run = try #require(FormatValidators.sarifRuns(text).first)
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.count == 7)
         let rules = (run["tool"] as? [String: Any]).flatMap { $0["driver"] as? [String: Any] }?["rules"] as? [[String: Any]]
@@ -45,10 +46,10 @@ struct FormatTests {
     func junit() throws {
         let text = try OutputFormat.junit.formatter().format(Fixtures.analysis())
         try Golden.check(text, "fixtures.junit.xml")
-        let elements = try Self.expectWellFormedXML(text)
+        let elements = try XMLCheck.expectWellFormed(text)
         #expect(elements.filter { $0.name == "testcase" }.compactMap { $0.attributes["name"] }.first
                 == "StatusLabel 'status' at scenario_loop.c:42 in loop_toolbar_layout (toykit-demo)")
-        try Self.validate(junit: text, failures: 7, label: "fixtures")
+        try FormatValidators.validate(junit: text, failures: 7, label: "fixtures")
     }
 
     // MARK: No findings
@@ -62,19 +63,19 @@ struct FormatTests {
 
             let html = HTMLFormatter().format(analysis)
             #expect(html.contains("<h1>LoopHunter: no loops found</h1>") && !html.contains("<svg"), "\(label)")
-            try Self.expectWellFormedXML(html)
+            try XMLCheck.expectWellFormed(html)
 
             let sarif = SARIFFormatter().format(analysis)
-            let run = try #require(Self.runs(sarif).first)
+            let run = try #require(FormatValidators.sarifRuns(sarif).first)
             #expect((run["results"] as? [Any])?.isEmpty == true, "\(label): an empty results array means no findings")
-            try Self.validate(sarif: sarif, label: label)
+            try FormatValidators.validate(sarif: sarif, label: label)
 
             let junit = JUnitFormatter().format(analysis)
-            let elements = try Self.expectWellFormedXML(junit)
+            let elements = try XMLCheck.expectWellFormed(junit)
             let cases = elements.filter { $0.name == "testcase" }
             #expect(cases.count == 1 && cases.first?.attributes["name"] == "no layout loops", "\(label): one passing case")
             #expect(!elements.contains { $0.name == "failure" })
-            try Self.validate(junit: junit, failures: 0, label: label)
+            try FormatValidators.validate(junit: junit, failures: 0, label: label)
 
             if label == "clean" {
                 #expect(markdown.contains("### 1 file skipped") && markdown.contains("### Processes"))
@@ -105,23 +106,23 @@ struct FormatTests {
         #expect(!html.lowercased().contains("<script"))
         #expect(html.contains("&lt;script&gt;alert(&quot;x&amp;y&quot;)&lt;/script&gt;"))
         #expect(!html.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F..<0xA0).contains($0.value) })
-        try Self.expectWellFormedXML(html)
+        try XMLCheck.expectWellFormed(html)
 
         // JUnit: well-formed, and the names read back as written (controls made visible).
         let junit = JUnitFormatter().format(analysis)
-        let elements = try Self.expectWellFormedXML(junit)
+        let elements = try XMLCheck.expectWellFormed(junit)
         let names = elements.filter { $0.name == "testcase" }.compactMap { $0.attributes["name"] }
         #expect(names.count == analysis.findings.count)
         #expect(names.allSatisfy { $0.contains("<script>alert(\"x&y\")</script> | `tick`") && $0.contains("␤# h") })
         #expect(elements.first { $0.name == "failure" }?.attributes["message"]?.contains("'q'") == true)
-        try Self.validate(junit: junit, failures: analysis.findings.count, label: "hostile")
+        try FormatValidators.validate(junit: junit, failures: analysis.findings.count, label: "hostile")
 
         // SARIF: JSON keeps every character as it was.
         let sarif = SARIFFormatter(sourceRoot: "/src").format(analysis)
-        let results = try #require(Self.runs(sarif).first?["results"] as? [[String: Any]])
+        let results = try #require(FormatValidators.sarifRuns(sarif).first?["results"] as? [[String: Any]])
         let message = (results.first?["message"] as? [String: Any])?["text"] as? String
         #expect(message?.contains(Self.hostile) == true)
-        try Self.validate(sarif: sarif, label: "hostile")
+        try FormatValidators.validate(sarif: sarif, label: "hostile")
 
         // Markdown: the table keeps one row per finding and its columns; no raw HTML outside code.
         let markdown = MarkdownFormatter().format(analysis)
@@ -141,16 +142,16 @@ struct FormatTests {
     @Test("sarif: files under the source root are relative to SRCROOT, others absolute file URIs")
     func sourceRoot() throws {
         for root in ["/src/demo", "/src/demo/", "/src/./demo"] {
-            let run = try #require(Self.runs(SARIFFormatter(sourceRoot: root).format(Fixtures.analysis())).first)
+            let run = try #require(FormatValidators.sarifRuns(SARIFFormatter(sourceRoot: root).format(Fixtures.analysis())).first)
             let base = (run["originalUriBaseIds"] as? [String: [String: String]])?["SRCROOT"]
             #expect(base == ["uri": "file:///src/demo/"], "root \(root)")
             let locations = try Self.primaryArtifacts(run)
             #expect(locations.first == ["uri": "scenario_loop.c", "uriBaseId": "SRCROOT"], "root \(root)")
             #expect(locations.contains(["uri": "file:///src/clock/clock.c"]), "root \(root): not under the root")
         }
-        let sibling = try #require(Self.runs(SARIFFormatter(sourceRoot: "/src/dem").format(Fixtures.analysis())).first)
+        let sibling = try #require(FormatValidators.sarifRuns(SARIFFormatter(sourceRoot: "/src/dem").format(Fixtures.analysis())).first)
         #expect(try Self.primaryArtifacts(sibling).first == ["uri": "file:///src/demo/scenario_loop.c"], "a prefix is not a parent")
-        let none = try #require(Self.runs(SARIFFormatter().format(Fixtures.analysis())).first)
+        let none = try #require(FormatValidators.sarifRuns(SARIFFormatter().format(Fixtures.analysis())).first)
         #expect(none["originalUriBaseIds"] == nil)
         #expect(try Self.primaryArtifacts(none).first == ["uri": "file:///src/demo/scenario_loop.c"])
         let region = ((((none["results"] as? [[String: Any]])?.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"]
@@ -159,26 +160,26 @@ struct FormatTests {
 
         // Percent-encoding, with and without the root.
         let odd = try Self.analysis(replacingFile: "/src/demo/scenario_loop.c", with: "/src/my demo/50% #1/é?.c")
-        let encoded = try #require(Self.runs(SARIFFormatter().format(odd)).first)
+        let encoded = try #require(FormatValidators.sarifRuns(SARIFFormatter().format(odd)).first)
         let uri = try #require(Self.primaryArtifacts(encoded).first?["uri"])
         #expect(uri == "file:///src/my%20demo/50%25%20%231/%C3%A9%3F.c")
         #expect(URL(string: uri)?.path == "/src/my demo/50% #1/é?.c")
         let rooted = SARIFFormatter(sourceRoot: "/src/my demo").format(odd)
-        let relative = try #require(Self.runs(rooted).first)
+        let relative = try #require(FormatValidators.sarifRuns(rooted).first)
         #expect(try Self.primaryArtifacts(relative).first == ["uri": "50%25%20%231/%C3%A9%3F.c", "uriBaseId": "SRCROOT"])
         #expect((relative["originalUriBaseIds"] as? [String: [String: String]])?["SRCROOT"] == ["uri": "file:///src/my%20demo/"])
-        try Self.validate(sarif: rooted, label: "source-root")
+        try FormatValidators.validate(sarif: rooted, label: "source-root")
     }
 
     @Test("a finding without an app source file gets a logical location")
     func logicalLocation() throws {
         let noFiles = try Self.analysis(replacingFile: nil, with: nil)
-        let bare = try #require(Self.runs(SARIFFormatter().format(noFiles)).first)
+        let bare = try #require(FormatValidators.sarifRuns(SARIFFormatter().format(noFiles)).first)
         let first = try #require(((bare["results"] as? [[String: Any]])?.first?["locations"] as? [[String: Any]])?.first)
         #expect(first["physicalLocation"] == nil)
         let logical = (first["logicalLocations"] as? [[String: String]])?.first
         #expect(logical?["name"] == "loop_toolbar_layout" && logical?["kind"] == "function")
-        try Self.validate(sarif: SARIFFormatter().format(noFiles), label: "no-files")
+        try FormatValidators.validate(sarif: SARIFFormatter().format(noFiles), label: "no-files")
     }
 
     @Test("every format is deterministic")
@@ -255,11 +256,6 @@ extension FormatTests {
 // MARK: - Reading the outputs
 
 extension FormatTests {
-    static func runs(_ sarif: String) throws -> [[String: Any]] {
-        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
-        return try #require(log["runs"] as? [[String: Any]])
-    }
-
     /// Each result's first location's artifact location.
     static func primaryArtifacts(_ run: [String: Any]) throws -> [[String: String]] {
         let results = try #require(run["results"] as? [[String: Any]])
@@ -314,77 +310,5 @@ extension FormatTests {
             }
         }
         return count
-    }
-
-    struct Element {
-        let name: String
-        let attributes: [String: String]
-    }
-
-    /// Every element of a document that Foundation's XMLParser accepts; a parse error fails.
-    @discardableResult
-    static func expectWellFormedXML(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [Element] {
-        let collector = ElementCollector()
-        let parser = XMLParser(data: Data(text.utf8))
-        parser.delegate = collector
-        let ok = parser.parse()
-        #expect(ok, "not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "?") at line \(parser.lineNumber)",
-                sourceLocation: sourceLocation)
-        return collector.elements
-    }
-
-    final class ElementCollector: NSObject, XMLParserDelegate {
-        var elements: [Element] = []
-
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-            elements.append(Element(name: elementName, attributes: attributeDict))
-        }
-    }
-}
-
-// MARK: - Validators
-
-extension FormatTests {
-    struct ValidatorFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// scripts/setup-validators.sh, run once per test process: the venv with sarif-pydantic,
-    /// sarif-tools and junitparser.
-    static let validatorPython: Result<String, ValidatorFailure> = {
-        let script = Native.root.appendingPathComponent("scripts/setup-validators.sh").path
-        let run = HostRun.run([script], timeout: 600)
-        guard run.status == 0 else {
-            return .failure(ValidatorFailure(description: """
-                scripts/setup-validators.sh failed (status \(run.status)); it needs python3 with venv and pip \
-                (apt-get install -y python3 python3-venv) and PyPI:
-                \(run.stdout)\(run.stderr)
-                """))
-        }
-        return .success(Native.root.appendingPathComponent(".build/validators-venv/bin/python").path)
-    }()
-
-    static func validate(sarif text: String, label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try runValidator("validate_sarif.py", text, fileName: "\(label).sarif", arguments: [], sourceLocation: sourceLocation)
-    }
-
-    static func validate(junit text: String, failures: Int, label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try runValidator("validate_junit.py", text, fileName: "\(label).junit.xml", arguments: ["\(failures)"],
-                         sourceLocation: sourceLocation)
-    }
-
-    private static func runValidator(_ script: String, _ text: String, fileName: String, arguments: [String],
-                                     sourceLocation: SourceLocation) throws {
-        let python = try validatorPython.get()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lh-validate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent(fileName)
-        try text.write(to: file, atomically: true, encoding: .utf8)
-        let validator = Native.root.appendingPathComponent("Tests/Validators/\(script)").path
-        let run = HostRun.run([python, validator, file.path] + arguments, timeout: 300)
-        #expect(run.status == 0, "\(script) \(fileName) failed (status \(run.status)):\n\(run.stdout)\(run.stderr)",
-                sourceLocation: sourceLocation)
     }
 }

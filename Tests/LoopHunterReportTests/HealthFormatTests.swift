@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// The event-loop health kinds (schema 1.3) in every format: golden files from the health
 /// fixtures, the stuck frame and stall facts in the text, the per-window time-to-first-frame
@@ -44,7 +45,7 @@ struct HealthFormatTests {
     func html() throws {
         let text = HTMLFormatter().format(try HealthFixtures.analysis())
         try Golden.check(text, "health.html")
-        let elements = try FormatTests.expectWellFormedXML(text)
+        let elements = try XMLCheck.expectWellFormed(text)
         #expect(elements.filter { $0.name == "svg" }.count == 5, "one timeline per finding")
         #expect(text.contains("<table class=\"windows\">") && text.contains("<dt>stuck</dt><dd><strong>"))
         #expect(text.contains("<summary>Where the source was created: 3 frames, 2 in your code (▶)</summary>"))
@@ -65,8 +66,8 @@ struct HealthFormatTests {
     func sarif() throws {
         let text = SARIFFormatter().format(try HealthFixtures.analysis())
         try Golden.check(text, "health.sarif")
-        try FormatTests.validate(sarif: text, label: "health")
-        let run = try #require(FormatTests.runs(text).first)
+        try FormatValidators.validate(sarif: text, label: "health")
+        let run = try #require(FormatValidators.sarifRuns(text).first)
         let rules = (run["tool"] as? [String: Any]).flatMap { $0["driver"] as? [String: Any] }?["rules"] as? [[String: Any]]
         #expect(Set(rules?.compactMap { $0["name"] as? String } ?? [])
                 == ["EventLoopStall", "SlowWindow", "TimerStorm", "TimerOutlivesTarget"])
@@ -83,9 +84,9 @@ struct HealthFormatTests {
     func junit() throws {
         let text = JUnitFormatter().format(try HealthFixtures.analysis())
         try Golden.check(text, "health.junit.xml")
-        let elements = try FormatTests.expectWellFormedXML(text)
+        let elements = try XMLCheck.expectWellFormed(text)
         #expect(elements.filter { $0.name == "failure" }.count == 5)
-        try FormatTests.validate(junit: text, failures: 5, label: "health")
+        try FormatValidators.validate(junit: text, failures: 5, label: "health")
         #expect(text.contains("Windows of pid 5202 gtk3-health"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Schema 1.3 (event-loop health): decoding the new report kinds and summary sections, older files
 /// still read, callbacks symbolized at their entry address, and the grouping and titles of the

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Reading report files: the version check and the per-file messages.
 @Suite("report files")
@@ -39,7 +40,7 @@ struct ReportFileTests {
 
     @Test("minor versions are read (they only add fields)")
     func minorVersion() throws {
-        let (_, text) = ReportComposerTests.compose(type: Array("T".utf8), name: [])
+        let (_, text) = ComposedReport.compose(type: Array("T".utf8), name: [])
         var json = try #require(String(data: text, encoding: .utf8))
         // Whatever minor version the preload's writer is at (the reader may be ahead of it).
         json = json.replacingOccurrences(of: #""version": "1\.[0-9]+""#, with: "\"version\": \"1.7\",\n  \"new_field\": [1, 2]",

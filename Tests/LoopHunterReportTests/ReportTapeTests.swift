@@ -1,6 +1,7 @@
 import Foundation
 @testable import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// The fast report path (``JSONTape``) gives exactly what `JSONDecoder` gives: on every fixture,
 /// on what the preload writes for every kind it writes without GTK, on hostile and hand-edited
@@ -66,7 +67,7 @@ struct ReportTapeTests {
     func composed() {
         let type = Array("Weird\"Type\\\u{1}\t".utf8) + [0xff, 0xc0, 0xaf, 0xed, 0xa0, 0x80] + Array("🙂".utf8)
         let name = Array("line1\nline2 </script>/".utf8) + [0xe2, 0x82]
-        let (ok, text) = ReportComposerTests.compose(type: type, name: name, alloc: true)
+        let (ok, text) = ComposedReport.compose(type: type, name: name, alloc: true)
         #expect(ok)
         Self.expectSame(text, "composed")
         #expect(ReportFile.decodeReportFromTape(text)?.object.type.hasSuffix("🙂") == true)

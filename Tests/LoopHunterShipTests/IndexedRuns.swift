@@ -1,4 +1,5 @@
 import Foundation
+import LoopHunterTestSupport
 
 /// Results of runs made on several threads.
 final class IndexedRuns: @unchecked Sendable {

@@ -1,19 +1,11 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// `loophunter ship` and `run --ship` against a real OTLP decoder and a JSON endpoint.
 @Suite("ship: delivery")
 struct ShipDeliveryTests {
-    static func ship(_ arguments: [String], environment: [String: String?] = [:], timeout: Double = 300) -> HostRun {
-        HostRun.run([Native.cli, "ship"] + arguments, environment: environment, timeout: timeout)
-    }
-
-    static func mode(_ path: String) -> Int {
-        var st = stat()
-        return lstat(path, &st) == 0 ? Int(st.st_mode & 0o7777) : -1
-    }
-
     @Test("otlp: a real run's report and fixture copies reach the OTLP decoder batched, gzipped, each once; the spool is owner-only")
     func otlpDelivery() throws {
         try Native.ensureBuilt()
@@ -32,7 +24,7 @@ struct ShipDeliveryTests {
 
         let collector = try ShipCollector()
         defer { collector.stop() }
-        let run = Self.ship([reports.path, "--to", collector.url, "--format", "otlp", "--batch-size", "8"])
+        let run = HostRun.ship([reports.path, "--to", collector.url, "--format", "otlp", "--batch-size", "8"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("\(expected.count) sent, 0 rejected, 0 still pending"), "\(run.stdout)")
         #expect(run.stdout.hasPrefix("shipped to \(collector.url)/v1/logs:"), "the URL without a path gets /v1/logs: \(run.stdout)")
@@ -53,17 +45,17 @@ struct ShipDeliveryTests {
             #expect(FileManager.default.contents(atPath: reports.path + "/" + name) == data, "\(name) unchanged")
         }
         for directory in ["", "/pending", "/in-flight", "/sent", "/rejected"] {
-            #expect(Self.mode(reports.spool + directory) == 0o700, "\(directory) is 0700")
+            #expect(FilePermissions.mode(reports.spool + directory) == 0o700, "\(directory) is 0700")
         }
         for name in reports.names(in: "sent") {
-            #expect(Self.mode(reports.spool + "/sent/" + name) & 0o077 == 0, "\(name) is owner-only")
+            #expect(FilePermissions.mode(reports.spool + "/sent/" + name) & 0o077 == 0, "\(name) is owner-only")
         }
 
         // A second run has nothing to send; a new report is sent alone.
-        let again = Self.ship([reports.path, "--to", collector.url])
+        let again = HostRun.ship([reports.path, "--to", collector.url])
         #expect(again.status == 0 && again.stdout.contains("0 sent, 0 rejected, 0 still pending"), "\(again.stdout)")
         let new = try reports.add(1)
-        let third = Self.ship([reports.path, "--to", collector.url])
+        let third = HostRun.ship([reports.path, "--to", collector.url])
         #expect(third.status == 0 && third.stdout.contains("1 sent"), "\(third.stdout)")
         #expect(collector.acceptedCounts()[new[0]] == 1)
         #expect(collector.entries().count == entries.count + 1)
@@ -76,7 +68,7 @@ struct ShipDeliveryTests {
         try reports.add(12)
         let collector = try ShipCollector(mode: "json", ["--accept-encoding", "gzip, identity"])
         defer { collector.stop() }
-        let run = Self.ship([reports.path, "--to", collector.url + "/api/reports", "--format", "json", "--concurrency", "1"])
+        let run = HostRun.ship([reports.path, "--to", collector.url + "/api/reports", "--format", "json", "--concurrency", "1"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("12 sent, 0 rejected, 0 still pending (12 requests)"), "\(run.stdout)")
         #expect(collector.malformed().isEmpty, "the header is the body's id: \(collector.malformed())")
@@ -94,7 +86,7 @@ struct ShipDeliveryTests {
         try reports.add(10)
         let collector = try ShipCollector(mode: "otlp", ["--no-gzip"])
         defer { collector.stop() }
-        let run = Self.ship([reports.path, "--to", collector.url, "--batch-size", "5", "--concurrency", "1"])
+        let run = HostRun.ship([reports.path, "--to", collector.url, "--batch-size", "5", "--concurrency", "1"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         let entries = collector.entries()
         #expect(entries.map(\.status) == [415, 200, 200])
@@ -134,15 +126,5 @@ struct ShipDeliveryTests {
         #expect(Set(collector.acceptedCounts().keys) == Set(written))
         #expect(collector.malformed().isEmpty)
         #expect(run.stderr.contains("StatusLabel"), "the findings are still printed: \(run.stderr)")
-    }
-}
-
-extension ReportDirectory {
-    /// The ids of the report files in `path` (not its spool).
-    static func reportIds(in path: String) throws -> [String] {
-        try ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("report-") }.sorted().map { name in
-            guard case .report(let report) = try ReportFile.load(URL(fileURLWithPath: path + "/" + name)) else { return "" }
-            return report.id
-        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// The retry rules against a scripted faulty collector, and crashes of the shipper itself.
 @Suite("ship: faults")
@@ -17,7 +18,7 @@ struct ShipFaultTests {
 
         // Run 1: everything but the 500'd batch gets through; that one stays pending (OTLP never
         // retries a 500), the poisoned report is rejected.
-        let first = ShipDeliveryTests.ship(arguments)
+        let first = HostRun.ship(arguments)
         #expect(first.status == 75, "reports still pending: \(first.stdout)\(first.stderr)")
         #expect(first.stdout.contains("4 still pending: the collector answered 500 Internal Server Error"), "\(first.stdout)")
         #expect(first.stdout.contains("1 rejected (1 by the collector"), "\(first.stdout)")
@@ -45,7 +46,7 @@ struct ShipFaultTests {
         #expect(response.contains("400") && response.contains("poison for this test"), "the collector's message is kept: \(response)")
 
         // Run 2, the collector recovered: the held batch goes; the rejected one is not sent again.
-        let second = ShipDeliveryTests.ship(arguments)
+        let second = HostRun.ship(arguments)
         #expect(second.status == 0, "\(second.stdout)\(second.stderr)")
         #expect(second.stdout.contains("4 sent, 0 rejected, 0 still pending"), "\(second.stdout)")
 
@@ -65,7 +66,7 @@ struct ShipFaultTests {
         try reports.add(6)
         let collector = try ShipCollector(mode: "otlp", ["--token", "right-token"])
         defer { collector.stop() }
-        let run = ShipDeliveryTests.ship([reports.path, "--to", collector.url, "--concurrency", "1"])
+        let run = HostRun.ship([reports.path, "--to", collector.url, "--concurrency", "1"])
         #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("6 still pending: the collector answered 401 Unauthorized") && run.stdout.contains("check the token"),
                 "\(run.stdout)")
@@ -103,7 +104,7 @@ struct ShipFaultTests {
         // many land mid-run depends on the machine's speed. What matters is that some did.
         #expect(killedMidway >= 10, "kills landed while shipping (\(killedMidway))")
 
-        let clean = ShipDeliveryTests.ship(Array(arguments.dropFirst()))
+        let clean = HostRun.ship(Array(arguments.dropFirst()))
         #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
         #expect(clean.stdout.contains("0 rejected, 0 still pending"), "\(clean.stdout)")
         let accepted = collector.acceptedCounts()
@@ -131,7 +132,7 @@ struct ShipFaultTests {
         let arguments = [reports.path, "--to", collector.url, "--batch-size", "3", "--quiet"]
         let results = IndexedRuns(count: 2)
         DispatchQueue.concurrentPerform(iterations: 2) { i in
-            results.set(i, ShipDeliveryTests.ship(arguments))
+            results.set(i, HostRun.ship(arguments))
         }
         for run in results.all {
             #expect(run.status == 0, "\(run.stdout)\(run.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LoopHunterTestSupport
 
 /// Bad inputs to `loophunter ship`: each named in a message that says what to do, with the
 /// documented exit status, and nothing sent or lost.
@@ -12,7 +13,7 @@ struct ShipInputTests {
         try reports.add(3)
         // A port nothing listens on: bind one, note it, close it.
         let port = try Self.closedPort()
-        let run = ShipDeliveryTests.ship([reports.path, "--to", "http://127.0.0.1:\(port)", "--retry-for", "2"])
+        let run = HostRun.ship([reports.path, "--to", "http://127.0.0.1:\(port)", "--retry-for", "2"])
         #expect(run.status == 75, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("3 still pending: cannot reach the collector (127.0.0.1:\(port): connection refused)"), "\(run.stdout)")
         #expect(run.stdout.contains("is it running, and is the URL right?") && run.stdout.contains("the next loophunter ship sends them"))
@@ -31,7 +32,7 @@ struct ShipInputTests {
             ("http://", "no host"),
         ]
         for (url, message) in cases {
-            let run = ShipDeliveryTests.ship([reports.path, "--to", url])
+            let run = HostRun.ship([reports.path, "--to", url])
             #expect(run.status == 64, "\(url): \(run.stderr)")
             #expect(run.stderr.contains(message), "\(url): \(run.stderr)")
             #expect(!run.stderr.contains("secret"), "a password in a URL is never echoed")
@@ -44,17 +45,17 @@ struct ShipInputTests {
         var reports = try ShipReports("tokens")
         defer { reports.remove() }
         try reports.add(1)
-        let missing = ShipDeliveryTests.ship([reports.path, "--to", "http://127.0.0.1:4318", "--token-file", "/nonexistent/lh-token"])
+        let missing = HostRun.ship([reports.path, "--to", "http://127.0.0.1:4318", "--token-file", "/nonexistent/lh-token"])
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("--token-file /nonexistent/lh-token: no such file; write the collector's token into it"), "\(missing.stderr)")
-        let unset = ShipDeliveryTests.ship([reports.path, "--to", "http://127.0.0.1:4318", "--token-env", "LH_TEST_UNSET_TOKEN"],
+        let unset = HostRun.ship([reports.path, "--to", "http://127.0.0.1:4318", "--token-env", "LH_TEST_UNSET_TOKEN"],
                                            environment: ["LH_TEST_UNSET_TOKEN": nil])
         #expect(unset.status == 64)
         #expect(unset.stderr.contains("--token-env LH_TEST_UNSET_TOKEN: the variable is not set; export LH_TEST_UNSET_TOKEN"), "\(unset.stderr)")
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lh-empty-token-\(UUID().uuidString.prefix(6))").path
         _ = FileManager.default.createFile(atPath: empty, contents: Data("\n".utf8), attributes: [.posixPermissions: 0o600])
         defer { try? FileManager.default.removeItem(atPath: empty) }
-        let blank = ShipDeliveryTests.ship([reports.path, "--to", "http://127.0.0.1:4318", "--token-file", empty])
+        let blank = HostRun.ship([reports.path, "--to", "http://127.0.0.1:4318", "--token-file", empty])
         #expect(blank.status == 64 && blank.stderr.contains("is empty"), "\(blank.stderr)")
     }
 
@@ -62,14 +63,14 @@ struct ShipInputTests {
     func badDirectories() throws {
         let collector = try ShipCollector()
         defer { collector.stop() }
-        let missing = ShipDeliveryTests.ship(["/nonexistent/lh-reports", "--to", collector.url])
+        let missing = HostRun.ship(["/nonexistent/lh-reports", "--to", collector.url])
         #expect(missing.status == 2 && missing.stderr.contains("/nonexistent/lh-reports: no such directory"), "\(missing.stderr)")
 
         var open = try ShipReports("world-writable")
         defer { open.remove() }
         try open.add(2)
         chmod(open.path, 0o777)
-        let writable = ShipDeliveryTests.ship([open.path, "--to", collector.url])
+        let writable = HostRun.ship([open.path, "--to", collector.url])
         #expect(writable.status == 2, "\(writable.stderr)")
         #expect(writable.stderr.contains("\(open.path) is writable by other users (mode 777)") && writable.stderr.contains("chmod 700 \(open.path)"),
                 "\(writable.stderr)")
@@ -80,7 +81,7 @@ struct ShipInputTests {
             defer { foreign.remove() }
             try foreign.add(2)
             chown(foreign.path, 65534, 65534)
-            let other = ShipDeliveryTests.ship([foreign.path, "--to", collector.url])
+            let other = HostRun.ship([foreign.path, "--to", collector.url])
             #expect(other.status == 2, "\(other.stderr)")
             #expect(other.stderr.contains("\(foreign.path) is owned by user 65534, not by you (user 0): refusing"), "\(other.stderr)")
         }
@@ -107,7 +108,7 @@ struct ShipInputTests {
 
         let collector = try ShipCollector(mode: "otlp", ["--canary", "planted-canary"])
         defer { collector.stop() }
-        let run = ShipDeliveryTests.ship([reports.path, "--to", collector.url])
+        let run = HostRun.ship([reports.path, "--to", collector.url])
         #expect(run.status == 1, "some rejected, the rest sent: \(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("5 sent, 4 rejected (4 unusable; reasons in"), "\(run.stdout)")
         #expect(run.stderr.contains("report-5-deadbeef-000001-layout-storm.json: not a regular file (a symlink?), not shipped"), "\(run.stderr)")
@@ -122,7 +123,7 @@ struct ShipInputTests {
             #expect(reasons.contains(reason), "\(reason) in \(reasons)")
         }
         // Not retried: the next run sends nothing and sets nothing aside again.
-        let again = ShipDeliveryTests.ship([reports.path, "--to", collector.url])
+        let again = HostRun.ship([reports.path, "--to", collector.url])
         #expect(again.status == 0 && again.stdout.contains("0 sent, 0 rejected, 0 still pending"), "\(again.stdout)")
         #expect(collector.entries().count == 1)
     }

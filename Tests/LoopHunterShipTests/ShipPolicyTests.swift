@@ -2,6 +2,7 @@ import Foundation
 import LoopHunterReport
 import LoopHunterShip
 import Testing
+import LoopHunterTestSupport
 
 /// The pure parts of shipping: the retry rules, Retry-After, backoff, the OTLP mapping.
 @Suite("ship: policy and encoding")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LoopHunterTestSupport
 
 /// Secrets and TLS: the token reaches the collector and nothing else; certificates are checked.
 @Suite("ship: security")
@@ -18,7 +19,7 @@ struct ShipSecurityTests {
 
         // The environment carries a second canary: it must not reach a body either.
         let environmentCanary = "lh-env-canary-\(UUID().uuidString)"
-        let run = ShipDeliveryTests.ship([reports.path, "--to", collector.url, "--token-file", tokenFile, "--batch-size", "2"],
+        let run = HostRun.ship([reports.path, "--to", collector.url, "--token-file", tokenFile, "--batch-size", "2"],
                                          environment: ["LH_SECRET_SETTING": environmentCanary])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(collector.entries().allSatisfy { $0.auth == "Bearer \(canary)" }, "the token was sent as a bearer token")
@@ -27,14 +28,14 @@ struct ShipSecurityTests {
         // A wrong token: the 401 message must not show either token.
         try reports.add(1)
         let wrong = "lh-wrong-\(UUID().uuidString)"
-        let refused = ShipDeliveryTests.ship([reports.path, "--to", collector.url, "--token-env", "LH_TEST_TOKEN"],
+        let refused = HostRun.ship([reports.path, "--to", collector.url, "--token-env", "LH_TEST_TOKEN"],
                                              environment: ["LH_TEST_TOKEN": wrong])
         #expect(refused.status == 2 && refused.stdout.contains("401 Unauthorized"), "\(refused.stdout)")
 
         // A custom header carries the token as it is.
         let custom = try ShipCollector(mode: "otlp", ["--token", canary, "--token-header", "x-api-key"])
         defer { custom.stop() }
-        let header = ShipDeliveryTests.ship([reports.path, "--to", custom.url, "--token-env", "LH_TEST_TOKEN", "--token-header", "x-api-key"],
+        let header = HostRun.ship([reports.path, "--to", custom.url, "--token-env", "LH_TEST_TOKEN", "--token-header", "x-api-key"],
                                             environment: ["LH_TEST_TOKEN": canary])
         #expect(header.status == 0, "\(header.stdout)\(header.stderr)")
         #expect(custom.entries().first?.auth == canary)
@@ -68,18 +69,18 @@ struct ShipSecurityTests {
         let collector = try ShipCollector(mode: "otlp", [], tls: (cert, key))
         defer { collector.stop() }
 
-        let untrusted = ShipDeliveryTests.ship([reports.path, "--to", collector.url])
+        let untrusted = HostRun.ship([reports.path, "--to", collector.url])
         #expect(untrusted.status == 2, "\(untrusted.stdout)\(untrusted.stderr)")
         #expect(untrusted.stdout.contains("the TLS handshake failed") && untrusted.stdout.contains("--ca-file"), "\(untrusted.stdout)")
         #expect(reports.names(in: "pending").count == 3)
         #expect(collector.acceptedCounts().isEmpty)
 
-        let trusted = ShipDeliveryTests.ship([reports.path, "--to", collector.url, "--ca-file", cert])
+        let trusted = HostRun.ship([reports.path, "--to", collector.url, "--ca-file", cert])
         #expect(trusted.status == 0 && trusted.stdout.contains("3 sent"), "\(trusted.stdout)\(trusted.stderr)")
         #expect(!trusted.stderr.contains("warning"))
 
         try reports.add(2)
-        let insecure = ShipDeliveryTests.ship([reports.path, "--to", collector.url, "--insecure"])
+        let insecure = HostRun.ship([reports.path, "--to", collector.url, "--insecure"])
         #expect(insecure.status == 0 && insecure.stdout.contains("2 sent"), "\(insecure.stdout)\(insecure.stderr)")
         #expect(insecure.stderr.contains("warning: --insecure: the collector's TLS certificate is not checked"), "\(insecure.stderr)")
         #expect(Set(collector.acceptedCounts().keys) == Set(reports.ids))

@@ -1,15 +1,15 @@
 import Foundation
 
 /// NUL-terminated copies of Swift strings for C calls (freed on deinit).
-final class CStrings {
-    private(set) var pointers: [UnsafeMutablePointer<CChar>?]
+package final class CStrings {
+    package private(set) var pointers: [UnsafeMutablePointer<CChar>?]
 
     /// `bytes` lets a test pass byte strings that are not valid UTF-8.
-    init(_ strings: [String]) {
+    package init(_ strings: [String]) {
         pointers = strings.map { strdup($0) }
     }
 
-    init(bytes: [[UInt8]]) {
+    package init(bytes: [[UInt8]]) {
         pointers = bytes.map { b in
             let p = UnsafeMutablePointer<CChar>.allocate(capacity: b.count + 1)
             for (i, byte) in b.enumerated() { p[i] = CChar(bitPattern: byte) }
@@ -19,7 +19,7 @@ final class CStrings {
     }
 
     /// A NULL-terminated array (for envp).
-    func withArray<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R) rethrows -> R {
+    package func withArray<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) throws -> R) rethrows -> R {
         var array = pointers + [nil]
         return try array.withUnsafeMutableBufferPointer { try body($0.baseAddress!) }
     }
@@ -28,7 +28,7 @@ final class CStrings {
 }
 
 /// The text of a fixed-size C char array imported as a tuple.
-func cText<T>(_ tuple: T) -> String {
+package func cText<T>(_ tuple: T) -> String {
     withUnsafeBytes(of: tuple) { raw in
         let bytes = raw.prefix { $0 != 0 }
         return String(decoding: bytes, as: UTF8.self)

@@ -3,10 +3,10 @@ import Testing
 
 /// Golden files: expected outputs under Tests/Goldens. Run the tests with
 /// LOOPHUNTER_UPDATE_GOLDENS=1 to (re)write them after an intended change, then review the diff.
-enum Golden {
-    static let directory = Native.root.appendingPathComponent("Tests/Goldens")
+package enum Golden {
+    package static let directory = Native.root.appendingPathComponent("Tests/Goldens")
 
-    static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    package static func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let url = directory.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["LOOPHUNTER_UPDATE_GOLDENS"] == "1" {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -6,27 +6,27 @@ import LoopHunterReport
 /// machine-neutral), and hand-written slow-window, timer-storm and timer-outlives-target reports
 /// and a GTK summary with windows and timers. A directory of their own, so the 1.0–1.2 fixtures'
 /// goldens stay as they are.
-enum HealthFixtures {
-    static let directory = Native.root.appendingPathComponent("Tests/Fixtures/health")
-    static let label = "Tests/LoopHunterTests/Fixtures/health"
+package enum HealthFixtures {
+    package static let directory = Native.root.appendingPathComponent("Tests/Fixtures/health")
+    package static let label = "Tests/LoopHunterTests/Fixtures/health"
 
-    static func collection() throws -> ReportCollection {
+    package static func collection() throws -> ReportCollection {
         try ReportDirectoryReader(directory: directory).read()
     }
 
-    static func analysis() throws -> Analysis {
+    package static func analysis() throws -> Analysis {
         try Analyzer(symbolizer: StubSymbolizer(), demangler: Demangler(swiftTool: nil, cxxTool: nil))
             .analyze(collection(), directoryLabel: label)
     }
 
-    static func report(_ name: String) throws -> Report {
+    package static func report(_ name: String) throws -> Report {
         guard case .report(let report) = try ReportFile.load(directory.appendingPathComponent(name)) else {
             throw CocoaError(.fileReadCorruptFile)
         }
         return report
     }
 
-    static func summary(_ name: String) throws -> Summary {
+    package static func summary(_ name: String) throws -> Summary {
         guard case .summary(let summary) = try ReportFile.load(directory.appendingPathComponent(name)) else {
             throw CocoaError(.fileReadCorruptFile)
         }

@@ -2,20 +2,20 @@ import Foundation
 import LoopHunterReport
 
 /// A program run to completion under a watchdog: its exit status, output and time.
-struct HostRun: Sendable {
-    let arguments: [String]
+package struct HostRun: Sendable {
+    package let arguments: [String]
     /// The exit status, or 128 + signal when killed by a signal.
-    let status: Int32
-    let signaled: Bool
-    let timedOut: Bool
-    let stdout: String
-    let stderr: String
-    let seconds: Double
+    package let status: Int32
+    package let signaled: Bool
+    package let timedOut: Bool
+    package let stdout: String
+    package let stderr: String
+    package let seconds: Double
 
     /// Runs `arguments` with `environment` added to (or removed from, when nil) this process's
     /// environment minus any LD_PRELOAD and LOOPHUNTER_* variables. Output goes to files, so
     /// there is no pipe to deadlock on; the watchdog kills the whole run after `timeout` seconds.
-    static func run(_ arguments: [String], environment: [String: String?] = [:],
+    package static func run(_ arguments: [String], environment: [String: String?] = [:],
                     timeout: Double = 60, currentDirectory: String? = nil) -> HostRun {
         var env = ProcessInfo.processInfo.environment.filter {
             $0.key != "LD_PRELOAD" && !$0.key.hasPrefix("LOOPHUNTER_")
@@ -60,7 +60,7 @@ struct HostRun: Sendable {
     }
 
     /// Runs under the preload, writing reports into `dir`.
-    static func underPreload(_ arguments: [String], dir: String?, extra: [String: String?] = [:],
+    package static func underPreload(_ arguments: [String], dir: String?, extra: [String: String?] = [:],
                              timeout: Double = 60) -> HostRun {
         var env: [String: String?] = ["LD_PRELOAD": Native.preload]
         if let dir { env["LOOPHUNTER_DIR"] = dir }
@@ -69,7 +69,17 @@ struct HostRun: Sendable {
     }
 
     /// stderr lines LoopHunter printed.
-    var loophunterLines: [String] {
+    package var loophunterLines: [String] {
         stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("loophunter:") }
+    }
+
+    /// Runs the `loophunter` binary.
+    package static func cli(_ arguments: [String], environment: [String: String?] = [:], timeout: Double = 120) -> HostRun {
+        run([Native.cli] + arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs `loophunter ship`.
+    package static func ship(_ arguments: [String], environment: [String: String?] = [:], timeout: Double = 300) -> HostRun {
+        run([Native.cli, "ship"] + arguments, environment: environment, timeout: timeout)
     }
 }

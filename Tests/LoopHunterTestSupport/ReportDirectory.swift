@@ -2,35 +2,46 @@ import Foundation
 import LoopHunterReport
 
 /// A fresh report directory for one test, and what the preload wrote into it.
-struct ReportDirectory {
-    let path: String
+package struct ReportDirectory {
+    package let path: String
 
     /// A path that does not exist yet (the preload must create it).
-    init(_ label: String) {
+    package init(_ label: String) {
         path = FileManager.default.temporaryDirectory
             .appendingPathComponent("lh-test-\(label)-\(UUID().uuidString.prefix(8))").path
     }
 
-    var exists: Bool { FileManager.default.fileExists(atPath: path) }
+    /// A report directory at a given path (made by someone else).
+    package init(at path: String) { self.path = path }
 
-    var fileNames: [String] {
+    package var exists: Bool { FileManager.default.fileExists(atPath: path) }
+
+    package var fileNames: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 
     /// Every file decoded; a file that does not decode is a test failure (thrown).
-    func files() throws -> [ReportFile] {
+    package func files() throws -> [ReportFile] {
         try fileNames.map { name in
             try ReportFile.load(URL(fileURLWithPath: path).appendingPathComponent(name))
         }
     }
 
-    func reports() throws -> [Report] {
+    package func reports() throws -> [Report] {
         try files().compactMap { if case .report(let r) = $0 { return r } else { return nil } }
     }
 
-    func summaries() throws -> [Summary] {
+    package func summaries() throws -> [Summary] {
         try files().compactMap { if case .summary(let s) = $0 { return s } else { return nil } }
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+    package func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// The ids of the report files in `path` (not its spool).
+    package static func reportIds(in path: String) throws -> [String] {
+        try ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("report-") }.sorted().map { name in
+            guard case .report(let report) = try ReportFile.load(URL(fileURLWithPath: path + "/" + name)) else { return "" }
+            return report.id
+        }
+    }
 }

@@ -5,25 +5,25 @@ import LoopHunterReport
 /// loopback port: an OTLP/HTTP receiver that decodes every body with the official
 /// opentelemetry-proto package, or a JSON endpoint, optionally scripted to misbehave. Every
 /// request it saw is a line of its log.
-final class ShipCollector {
-    let port: Int
-    let scratch: URL
-    let usesTLS: Bool
+package final class ShipCollector {
+    package let port: Int
+    package let scratch: URL
+    package let usesTLS: Bool
     private let process: Process
 
-    var logPath: String { scratch.appendingPathComponent("requests.jsonl").path }
+    package var logPath: String { scratch.appendingPathComponent("requests.jsonl").path }
     /// Where the collector's own errors go (a Python traceback fails the test that reads it).
-    var stderrPath: String { scratch.appendingPathComponent("stderr").path }
+    package var stderrPath: String { scratch.appendingPathComponent("stderr").path }
     /// The base URL (OTLP: `loophunter ship` adds /v1/logs).
-    var url: String { "\(usesTLS ? "https" : "http")://\(usesTLS ? "localhost" : "127.0.0.1"):\(port)" }
+    package var url: String { "\(usesTLS ? "https" : "http")://\(usesTLS ? "localhost" : "127.0.0.1"):\(port)" }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The venv of scripts/setup-validators.sh (opentelemetry-proto and protobuf, pinned), made
     /// once per test process.
-    static let python: Result<String, Failure> = {
+    package static let python: Result<String, Failure> = {
         let run = HostRun.run([Native.root.appendingPathComponent("scripts/setup-validators.sh").path], timeout: 600)
         guard run.status == 0 else {
             return .failure(Failure(description: "scripts/setup-validators.sh failed (\(run.status)): \(run.stdout)\(run.stderr)"))
@@ -32,7 +32,7 @@ final class ShipCollector {
     }()
 
     /// Starts a collector. `arguments` are the receiver's own (`--script`, `--poison`, `--delay`, ...).
-    init(mode: String = "otlp", _ arguments: [String] = [], tls: (cert: String, key: String)? = nil) throws {
+    package init(mode: String = "otlp", _ arguments: [String] = [], tls: (cert: String, key: String)? = nil) throws {
         let python = try Self.python.get()
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lh-collector-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -68,7 +68,7 @@ final class ShipCollector {
 
     deinit { stop() }
 
-    func stop() {
+    package func stop() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -76,7 +76,7 @@ final class ShipCollector {
     }
 
     /// Every request seen so far, in arrival order.
-    func entries() -> [ShipCollectorEntry] {
+    package func entries() -> [ShipCollectorEntry] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap {
             try? JSONDecoder().decode(ShipCollectorEntry.self, from: Data($0.utf8))
@@ -84,7 +84,7 @@ final class ShipCollector {
     }
 
     /// How many times each id was accepted (answered 2xx, or committed before a stalled answer).
-    func acceptedCounts() -> [String: Int] {
+    package func acceptedCounts() -> [String: Int] {
         var counts: [String: Int] = [:]
         for entry in entries() where entry.accepted {
             for id in entry.ids ?? [] { counts[id, default: 0] += 1 }
@@ -93,10 +93,10 @@ final class ShipCollector {
     }
 
     /// Requests the decoder refused as malformed (must stay empty).
-    func malformed() -> [String] {
+    package func malformed() -> [String] {
         entries().compactMap(\.error)
     }
 
     /// The collector's own stderr (a traceback means the receiver broke, not the shipper).
-    var errors: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    package var errors: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 }

@@ -1,27 +1,27 @@
 /// One request as the test collector logged it.
-struct ShipCollectorEntry: Decodable {
+package struct ShipCollectorEntry: Decodable {
     /// 1 for the first request.
-    let n: Int
+    package let n: Int
     /// The status answered; nil for a reset connection.
-    let status: Int?
+    package let status: Int?
     /// The ids the body carried (OTLP: log.record.uid), when it decoded.
-    let ids: [String]?
-    let gzip: Bool
+    package let ids: [String]?
+    package let gzip: Bool
     /// Why the decoder refused the body (malformed OTLP, a wrong Idempotency-Key).
-    let error: String?
+    package let error: String?
     /// The token header as received.
-    let auth: String?
-    let step: String
-    let stalled: Bool?
-    let canaryInBody: Bool?
-    let bytes: Int
+    package let auth: String?
+    package let step: String
+    package let stalled: Bool?
+    package let canaryInBody: Bool?
+    package let bytes: Int
 
     enum CodingKeys: String, CodingKey {
         case n, status, ids, gzip, error, auth, step, stalled, bytes
         case canaryInBody = "canary_in_body"
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         n = try container.decode(Int.self, forKey: .n)
         status = try? container.decode(Int.self, forKey: .status) // "reset" is not a number
@@ -36,5 +36,5 @@ struct ShipCollectorEntry: Decodable {
     }
 
     /// The collector took the ids (a stalled answer commits first, then answers too late).
-    var accepted: Bool { (status.map { (200..<300).contains($0) } ?? false) }
+    package var accepted: Bool { (status.map { (200..<300).contains($0) } ?? false) }
 }

@@ -2,26 +2,26 @@ import Foundation
 
 /// Report directories for the ship tests: the fixture reports (real preload output) copied with
 /// fresh ids, pids and names, as the preload would write them (0600 files in a 0700 directory).
-struct ShipReports {
-    let path: String
+package struct ShipReports {
+    package let path: String
     /// The ids of the reports written, in writing order.
-    private(set) var ids: [String] = []
+    package private(set) var ids: [String] = []
 
     /// A new, empty report directory (0700).
-    init(_ label: String) throws {
+    package init(_ label: String) throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("lh-ship-\(label)-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     /// The fixture reports' bytes.
-    static let fixtures: [Data] = {
+    package static let fixtures: [Data] = {
         let directory = Native.root.appendingPathComponent("Tests/Fixtures/reports")
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasPrefix("report-") }.sorted()
         return names.compactMap { FileManager.default.contents(atPath: directory.appendingPathComponent($0).path) }
     }()
 
     /// One report's file name and bytes, with a fresh id.
-    static func makeReport(_ index: Int) -> (name: String, id: String, data: Data) {
+    package static func makeReport(_ index: Int) -> (name: String, id: String, data: Data) {
         var report = (try? JSONSerialization.jsonObject(with: fixtures[index % fixtures.count]) as? [String: Any]) ?? [:]
         let tag = String(format: "%08x", UInt32.random(in: 0...UInt32.max))
         let pid = 200_000 + index
@@ -35,7 +35,7 @@ struct ShipReports {
 
     /// Adds `count` reports (written to a dot-name, then renamed, as the preload does).
     @discardableResult
-    mutating func add(_ count: Int) throws -> [String] {
+    package mutating func add(_ count: Int) throws -> [String] {
         var added: [String] = []
         for _ in 0..<count {
             let (name, id, data) = Self.makeReport(ids.count)
@@ -49,14 +49,14 @@ struct ShipReports {
     }
 
     /// Writes a file under a report name (for poison files).
-    func plant(_ name: String, _ data: Data) {
+    package func plant(_ name: String, _ data: Data) {
         _ = FileManager.default.createFile(atPath: path + "/" + name, contents: data, attributes: [.posixPermissions: 0o600])
     }
 
-    var spool: String { path + "/.ship" }
+    package var spool: String { path + "/.ship" }
 
     /// The file names in a spool state (`pending`, `sent`, `rejected`; in-flight: every owner's).
-    func names(in state: String) -> [String] {
+    package func names(in state: String) -> [String] {
         let directory = spool + "/" + state
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         if state == "in-flight" {
@@ -68,9 +68,9 @@ struct ShipReports {
     }
 
     /// Report files in the report directory itself.
-    var reportNames: [String] {
+    package var reportNames: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasPrefix("report-") }.sorted()
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+    package func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -4,29 +4,29 @@ import LoopHunterReport
 /// A symbolizer answering from Tests/Fixtures/symbols.json, so golden outputs do not depend on the
 /// machine: `symbols` maps `<module file name>@<offset>` to symbols; `stale_modules` were rebuilt
 /// since the reports (build-id mismatch); `stripped_modules` have no symbols.
-struct StubSymbolizer: Symbolizing {
-    struct Table: Decodable {
-        let symbols: [String: [Entry]]
-        let stale_modules: [String]
-        let stripped_modules: [String]
+package struct StubSymbolizer: Symbolizing {
+    package struct Table: Decodable {
+        package let symbols: [String: [Entry]]
+        package let stale_modules: [String]
+        package let stripped_modules: [String]
     }
 
-    struct Entry: Decodable {
-        let function: String?
-        let file: String?
-        let line: Int?
-        let column: Int?
+    package struct Entry: Decodable {
+        package let function: String?
+        package let file: String?
+        package let line: Int?
+        package let column: Int?
     }
 
-    let table: Table
-    var description: String { "llvm-symbolizer (fixture table)" }
+    package let table: Table
+    package var description: String { "llvm-symbolizer (fixture table)" }
 
-    init() throws {
+    package init() throws {
         let url = Native.root.appendingPathComponent("Tests/Fixtures/symbols.json")
         table = try JSONDecoder().decode(Table.self, from: Data(contentsOf: url))
     }
 
-    func symbolize(_ addresses: Set<CodeAddress>) -> [CodeAddress: SymbolLookup] {
+    package func symbolize(_ addresses: Set<CodeAddress>) -> [CodeAddress: SymbolLookup] {
         var result: [CodeAddress: SymbolLookup] = [:]
         for address in addresses {
             let name = address.module.split(separator: "/").last.map(String.init) ?? address.module

@@ -3,20 +3,20 @@ import LoopHunterReport
 
 /// Test-side symbolization of report frames with llvm-symbolizer in batch mode (one process for
 /// all frames), from module path + offset - 1. The reporter's own symbolizer supersedes this.
-enum Symbolizer {
-    struct Location: Equatable {
-        let function: String
-        let file: String
-        let line: Int
+package enum Symbolizer {
+    package struct Location: Equatable {
+        package let function: String
+        package let file: String
+        package let line: Int
     }
 
-    static var path: String? {
+    package static var path: String? {
         let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .map { "\($0)/llvm-symbolizer" } + ["/usr/bin/llvm-symbolizer-14", "/usr/lib/llvm-14/bin/llvm-symbolizer"]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static func symbolize(_ frames: [Frame]) throws -> [Location?] {
+    package static func symbolize(_ frames: [Frame]) throws -> [Location?] {
         // Return addresses: the call instruction is at offset - 1.
         try symbolize(modules: frames.map { frame in
             guard let module = frame.module, let text = frame.offset,
@@ -26,7 +26,7 @@ enum Symbolizer {
     }
 
     /// Exact (module, offset) pairs, e.g. callbacks (function entries, symbolized at their offset).
-    static func symbolize(modules entries: [(module: String, offset: UInt64)?]) throws -> [Location?] {
+    package static func symbolize(modules entries: [(module: String, offset: UInt64)?]) throws -> [Location?] {
         guard let path else { throw SymbolizerMissing() }
         var lines: [String] = []
         var index: [Int] = []
@@ -52,6 +52,6 @@ enum Symbolizer {
     }
 }
 
-struct SymbolizerMissing: Error, CustomStringConvertible {
-    var description: String { "llvm-symbolizer not found (the Swift toolchain ships one; or apt-get install llvm)" }
+package struct SymbolizerMissing: Error, CustomStringConvertible {
+    package var description: String { "llvm-symbolizer not found (the Swift toolchain ships one; or apt-get install llvm)" }
 }

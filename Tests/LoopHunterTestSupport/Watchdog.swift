@@ -1,13 +1,15 @@
 import Foundation
 
 /// Decides, exactly once, whether a run finished or its watchdog fired first.
-final class Watchdog: @unchecked Sendable {
+package final class Watchdog: @unchecked Sendable {
     private let lock = NSLock()
     private var settled = false
     private var fired = false
 
+    package init() {}
+
     /// The watchdog's turn: true when the run has not finished (so it must be killed).
-    func fire() -> Bool {
+    package func fire() -> Bool {
         lock.lock()
         defer { lock.unlock() }
         if settled { return false }
@@ -17,7 +19,7 @@ final class Watchdog: @unchecked Sendable {
     }
 
     /// The run finished: true when it did so before the watchdog fired.
-    func disarm() -> Bool {
+    package func disarm() -> Bool {
         lock.lock()
         defer { lock.unlock() }
         settled = true

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// The reliability suite's programs (Tests/Programs/reliability, built by
 /// scripts/build-reliability-programs.sh) and helpers shared by its tests. Every run goes through
@@ -46,10 +47,10 @@ enum Rel {
 
     /// Every JSON file of `dir` whose name starts with `prefix`, decoded loosely.
     static func json(_ dir: ReportDirectory, _ prefix: String) throws -> [[String: Any]] {
-        try AllocTests.json(dir, prefix)
+        try RawReports.json(dir, prefix)
     }
 
-    static func number(_ v: Any?) -> UInt64? { AllocTests.number(v) }
+    static func number(_ v: Any?) -> UInt64? { RawReports.number(v) }
 
     /// The summary's thread named `name`.
     static func thread(_ summary: [String: Any], _ name: String) -> [String: Any]? {

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Reliability row 32: replacement allocators from Debian's packages, preloaded after
 /// LoopHunter (what `loophunter run` makes of a user's LD_PRELOAD), ahead of it, and linked into
@@ -62,7 +63,7 @@ struct ReliabilityAllocatorTests {
     }
 
     static func allocator(_ dir: ReportDirectory) throws -> [String: Any] {
-        let alloc = try #require(try AllocTests.summary(dir)["alloc"] as? [String: Any])
+        let alloc = try #require(try RawReports.summary(dir)["alloc"] as? [String: Any])
         return try #require(alloc["allocator"] as? [String: Any], "the summary names the allocator: \(alloc)")
     }
 
@@ -78,19 +79,19 @@ struct ReliabilityAllocatorTests {
         // Exact counts with the allocator's own usable sizes; its semantics kept.
         let exact = ReportDirectory("alloc-\(a.name)-exact")
         defer { exact.remove() }
-        let run = Self.same([AllocTests.probe, "exact", "20", "300"], a, loopHunterFirst: true, dir: exact)
-        let truth = AllocTests.numbers(run.stdout)
-        let counted = try #require(AllocTests.threadAlloc(try AllocTests.summary(exact), "alloc-probe"))
+        let run = Self.same([Native.allocProbe, "exact", "20", "300"], a, loopHunterFirst: true, dir: exact)
+        let truth = ProbeOutput.numbers(run.stdout)
+        let counted = try #require(RawReports.threadAlloc(try RawReports.summary(exact), "alloc-probe"))
         for key in ["calls", "bytes", "frees", "freed_bytes"] {
-            #expect(AllocTests.number(counted[key]) == truth[key], "\(a.name) \(key): \(counted[key] ?? "nil") vs \(truth[key] ?? 0)")
+            #expect(RawReports.number(counted[key]) == truth[key], "\(a.name) \(key): \(counted[key] ?? "nil") vs \(truth[key] ?? 0)")
         }
         let allocator = try Self.allocator(exact)
         #expect(allocator["name"] as? String == a.name && allocator["ahead_of_loophunter"] as? Bool == false, "\(allocator)")
         let semantics = ReportDirectory("alloc-\(a.name)-semantics")
         defer { semantics.remove() }
-        Self.same([AllocTests.probe, "semantics"], a, loopHunterFirst: true, dir: semantics, succeeds: false)
+        Self.same([Native.allocProbe, "semantics"], a, loopHunterFirst: true, dir: semantics, succeeds: false)
         // Threads freeing each other's blocks, forks with allocating threads, signals at 5 kHz.
-        for arguments in [[AllocTests.probe, "stress", "4", "100000"], [Rel.program, "fork-storm", "6", "4"],
+        for arguments in [[Native.allocProbe, "stress", "4", "100000"], [Rel.program, "fork-storm", "6", "4"],
                           [Rel.program, "signals", "2", "5000"]] {
             let dir = ReportDirectory("alloc-\(a.name)-stress")
             defer { dir.remove() }
@@ -115,11 +116,11 @@ struct ReliabilityAllocatorTests {
         Self.same(Self.python, a, loopHunterFirst: false, dir: pythonDir)
         let dir = ReportDirectory("alloc-\(a.name)-ahead")
         defer { dir.remove() }
-        Self.same([AllocTests.probe, "exact", "5", "100"], a, loopHunterFirst: false, dir: dir)
+        Self.same([Native.allocProbe, "exact", "5", "100"], a, loopHunterFirst: false, dir: dir)
         let allocator = try Self.allocator(dir)
         #expect(allocator["name"] as? String == a.name && allocator["ahead_of_loophunter"] as? Bool == true, "\(allocator)")
         #expect((allocator["note"] as? String)?.contains("put libloophunter.so first in LD_PRELOAD") == true, "\(allocator)")
-        let alloc = try #require(try AllocTests.summary(dir)["alloc"] as? [String: Any])
+        let alloc = try #require(try RawReports.summary(dir)["alloc"] as? [String: Any])
         #expect(alloc["malloc_is_ours"] as? Bool == false)
         let report = HostRun.run([Native.cli, "report", dir.path, "--no-symbolize"])
         #expect(report.stdout.contains("allocations not counted: \(a.name) (\(a.library)): loaded ahead of libloophunter.so"),
@@ -127,11 +128,11 @@ struct ReliabilityAllocatorTests {
         // `loophunter run` puts LoopHunter first whatever the user's LD_PRELOAD holds: counted.
         let runDir = ReportDirectory("alloc-\(a.name)-run")
         defer { runDir.remove() }
-        let cli = HostRun.run([Native.cli, "run", "--dir", runDir.path, "--", AllocTests.probe, "exact", "5", "100"],
+        let cli = HostRun.run([Native.cli, "run", "--dir", runDir.path, "--", Native.allocProbe, "exact", "5", "100"],
                               environment: ["LD_PRELOAD": a.library])
         #expect(cli.status == 0, "\(cli.stderr)")
-        let counted = try #require(AllocTests.threadAlloc(try AllocTests.summary(runDir), "alloc-probe"))
-        #expect(AllocTests.numbers(cli.stdout)["calls"] == AllocTests.number(counted["calls"]), "\(cli.stdout) \(counted)")
+        let counted = try #require(RawReports.threadAlloc(try RawReports.summary(runDir), "alloc-probe"))
+        #expect(ProbeOutput.numbers(cli.stdout)["calls"] == RawReports.number(counted["calls"]), "\(cli.stdout) \(counted)")
     }
 
     @Test("linked into the program: unchanged, counts exact", arguments: all)
@@ -144,10 +145,10 @@ struct ReliabilityAllocatorTests {
         let plain = HostRun.run([a.linkedProbe, "exact", "20", "300"])
         let traced = HostRun.underPreload([a.linkedProbe, "exact", "20", "300"], dir: dir.path)
         #expect(plain.status == 0 && traced.status == 0 && traced.stdout == plain.stdout, "\(traced.stderr)")
-        let truth = AllocTests.numbers(traced.stdout)
-        let counted = try #require(AllocTests.threadAlloc(try AllocTests.summary(dir), "alloc-probe"))
+        let truth = ProbeOutput.numbers(traced.stdout)
+        let counted = try #require(RawReports.threadAlloc(try RawReports.summary(dir), "alloc-probe"))
         for key in ["calls", "bytes", "frees", "freed_bytes"] {
-            #expect(AllocTests.number(counted[key]) == truth[key], "\(a.name) linked \(key)")
+            #expect(RawReports.number(counted[key]) == truth[key], "\(a.name) linked \(key)")
         }
         #expect(try Self.allocator(dir)["name"] as? String == a.name)
         let semantics = HostRun.underPreload([a.linkedProbe, "semantics"], dir: dir.path)
@@ -172,7 +173,7 @@ struct ReliabilityAllocatorTests {
         try c.allocator.require()
         let dir = ReportDirectory("alloc-gtk")
         defer { dir.remove() }
-        let program = GTKTests.programs + "/" + c.program
+        let program = Native.gtkPrograms + "/" + c.program
         let env: [String: String?] = ["GTK_A11Y": "none", "NO_AT_BRIDGE": "1", "GDK_BACKEND": "x11", "LH_RUN_FRAMES": "60"]
         let order = c.loopHunterFirst ? [Native.preload, c.allocator.library] : [c.allocator.library, Native.preload]
         let plain = HostRun.run(["/usr/bin/xvfb-run", "-a", "/usr/bin/env", "LD_PRELOAD=\(c.allocator.library)", program],

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Hosts that change under LoopHunter's feet: a seccomp sandbox entered after start-up (row 22), a
 /// toolkit dlopened RTLD_LOCAL, dlclosed and reloaded elsewhere (rows 1, 18), and other preloads
@@ -138,7 +139,7 @@ struct ReliabilityCoexistenceTests {
             let dir = ReportDirectory("rel-nocsd")
             defer { dir.remove() }
             let run = HostRun.run(["/usr/bin/xvfb-run", "-a", "/usr/bin/env", "LD_PRELOAD=\(order.joined(separator: ":"))",
-                                   "LOOPHUNTER_DIR=\(dir.path)", GTKTests.programs + "/" + program],
+                                   "LOOPHUNTER_DIR=\(dir.path)", Native.gtkPrograms + "/" + program],
                                   environment: ["GTK_A11Y": "none", "NO_AT_BRIDGE": "1", "GDK_BACKEND": "x11", "GTK_CSD": "0"])
             #expect(run.status == 0 && run.stdout == "\(program): done\n", "\(order): \(run.stderr)")
             #expect(try dir.reports().filter { $0.kind.rawValue.hasPrefix("layout-") }.count == loops, "\(order) \(program)")

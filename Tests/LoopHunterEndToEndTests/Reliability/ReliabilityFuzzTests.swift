@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Reliability row 25: the env parser under libFuzzer (a short run; scripts/fuzz.sh is the long
 /// one) and the report reader under randomized inputs (a seeded generator, so a failure repeats).

@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Reliability rows 9–19: processes, signals, exit, and stacks.
 @Suite("reliability: processes, signals, exit, stacks")

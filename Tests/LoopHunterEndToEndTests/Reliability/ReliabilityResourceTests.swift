@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Reliability rows 21–27 and 31: coexistence, resources, report files, secrets.
 @Suite("reliability: coexistence, resources, report files")
@@ -21,7 +22,7 @@ struct ReliabilityResourceTests {
         #expect(!run.stderr.contains("AddressSanitizer"), "\(run.stderr)")
         #expect(try Rel.json(dir, "report-").count == 8)
         // ASan's malloc is the process's: the summary says the allocations are not ours to count.
-        #expect((try AllocTests.summary(dir)["alloc"] as? [String: Any])?["malloc_is_ours"] as? Bool == false)
+        #expect((try RawReports.summary(dir)["alloc"] as? [String: Any])?["malloc_is_ours"] as? Bool == false)
     }
 
     @Test("row 22: no open, mkdir, getrandom or clone on the hot path (a seccomp filter kills on them)")
@@ -41,11 +42,11 @@ struct ReliabilityResourceTests {
         let run = HostRun.underPreload([Rel.program, "fds", "1000"], dir: dir.path,
                                        extra: ["LOOPHUNTER_MAX_REPORTS": "2000"])
         #expect(run.status == 0 && !run.timedOut, "\(run.stderr)")
-        let fields = AllocTests.numbers(run.stdout)
+        let fields = ProbeOutput.numbers(run.stdout)
         #expect(fields["before"] != nil && fields["before"] == fields["after"], "\(run.stdout)")
         #expect(run.stdout.hasSuffix("exhausted=yes\n"))
         #expect(run.loophunterLines.count <= 1, "at most one line: \(run.loophunterLines)")
-        let summary = try AllocTests.summary(dir)
+        let summary = try RawReports.summary(dir)
         let reports = try #require(summary["reports"] as? [String: Any])
         #expect(Rel.number(reports["written"]) == 1000 && Rel.number(reports["failed"]) == 1, "\(reports)")
         #expect(try Rel.json(dir, "report-").count == 1000)
@@ -78,7 +79,7 @@ struct ReliabilityResourceTests {
         defer { dir.remove() }
         let run = Rel.same([Rel.program, "rounds", "50", "32"], dir: dir, timeout: 240)
         #expect(run.stdout == "rounds: 50 x 32 threads allocs=3200000 frees=3200000\n")
-        let summary = try AllocTests.summary(dir)
+        let summary = try RawReports.summary(dir)
         let alloc = try #require(summary["alloc"] as? [String: Any])
         #expect(Rel.number(alloc["calls"]) ?? 0 >= 3_200_000 && Rel.number(alloc["frees"]) ?? 0 >= 3_200_000, "\(alloc)")
         #expect(Rel.number(alloc["threads_without_counters"]) == 0)
@@ -95,7 +96,7 @@ struct ReliabilityResourceTests {
         let canaries = ((try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []).filter { $0.hasPrefix("canary") }
         #expect(canaries.isEmpty, "a symlink was followed: \(canaries)")
         let reports = ReportDirectory(at: dir)
-        let summary = try AllocTests.summary(reports)
+        let summary = try RawReports.summary(reports)
         let counted = try #require(summary["reports"] as? [String: Any])
         #expect(Rel.number(counted["written"]) == 1 && Rel.number(counted["failed"]) == 1, "\(counted)")
         #expect(run.loophunterLines.count == 1, "\(run.loophunterLines)")
@@ -133,9 +134,4 @@ struct ReliabilityResourceTests {
         texts.append(formatted.stdout)
         for text in texts { #expect(!text.contains(canary), "the canary leaked") }
     }
-}
-
-extension ReportDirectory {
-    /// A report directory at a given path (made by someone else).
-    init(at path: String) { self.path = path }
 }

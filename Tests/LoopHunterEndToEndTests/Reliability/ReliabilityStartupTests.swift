@@ -1,6 +1,7 @@
 import Foundation
 import LoopHunterReport
 import Testing
+import LoopHunterTestSupport
 
 /// Reliability rows 1–8: loading and start-up. Each run is under a watchdog (HostRun) and
 /// compared with the same program run without the preload.
@@ -27,7 +28,7 @@ struct ReliabilityStartupTests {
             let run = HostRun.run([Rel.program, "storm"], environment: ["LD_PRELOAD": order, "LOOPHUNTER_DIR": dir.path])
             #expect(run.status == 0 && !run.timedOut && run.stdout == plain.stdout && run.stderr == plain.stderr, "\(order): \(run.stderr)")
             #expect(try Rel.json(dir, "report-").count == 1, "\(order): \(dir.fileNames)")
-            let summary = try AllocTests.summary(dir)
+            let summary = try RawReports.summary(dir)
             #expect((summary["alloc"] as? [String: Any])?["malloc_is_ours"] as? Bool == true)
         }
     }
@@ -38,7 +39,7 @@ struct ReliabilityStartupTests {
         let dir = ReportDirectory("rel-capture")
         defer { dir.remove() }
         let run = Rel.same([Rel.program, "threads-capture", "8"], dir: dir)
-        let summary = try AllocTests.summary(dir)
+        let summary = try RawReports.summary(dir)
         for i in 0..<8 {
             let thread = try #require(Rel.thread(summary, "rel-\(i)"), "thread rel-\(i) in the summary")
             #expect(Rel.number(thread["layout_calls"]) == 505, "rel-\(i): \(thread)")
@@ -57,7 +58,7 @@ struct ReliabilityStartupTests {
         // The first capture of the process is an alloc-storm, taken inside the malloc hook.
         let first = ReportDirectory("rel-first-capture")
         defer { first.remove() }
-        Rel.same([AllocTests.probe, "exact", "3", "200"], dir: first,
+        Rel.same([Native.allocProbe, "exact", "3", "200"], dir: first,
                  extra: ["LOOPHUNTER_ALLOC_CALLS": "16", "LOOPHUNTER_ALLOC_REPEAT": "1"])
         let kinds = try Rel.json(first, "report-").compactMap { $0["kind"] as? String }
         #expect(kinds.contains("alloc-storm"), "\(kinds)")
@@ -83,7 +84,7 @@ struct ReliabilityStartupTests {
         let run = HostRun.underPreload([Rel.program, "dlopen-storm", "8", Rel.path("librel-ctor.so")], dir: dir.path, timeout: 60)
         #expect(run.status == 0 && !run.timedOut, "\(run.stderr)")
         #expect(run.stdout == "dlopen-storm: done\n" && run.loophunterLines.isEmpty)
-        let summary = try AllocTests.summary(dir)
+        let summary = try RawReports.summary(dir)
         let reports = try #require(summary["reports"] as? [String: Any])
         #expect(Rel.number(reports["breaches"]) ?? 0 > 8 && Rel.number(reports["failed"]) == 0, "\(reports)")
     }
@@ -108,7 +109,7 @@ struct ReliabilityStartupTests {
         let dir = ReportDirectory("rel-reuse")
         defer { dir.remove() }
         Rel.same([Rel.program, "thread-reuse"], dir: dir)
-        let summary = try AllocTests.summary(dir)
+        let summary = try RawReports.summary(dir)
         let a = try #require(Rel.thread(summary, "rel-a")), b = try #require(Rel.thread(summary, "rel-b"))
         #expect(Rel.number(a["layout_calls"]) == 50 && Rel.number(b["layout_calls"]) == 3, "a: \(a) b: \(b)")
         #expect(Rel.number(b["max_count"]) ?? 99 <= 3)
