@@ -97,7 +97,8 @@ struct ReliabilityCoexistenceTests {
             let plain = HostRun.run([Native.demo, scenario], environment: ["LD_PRELOAD": Self.pollHook])
             let traced = HostRun.run([Native.demo, scenario],
                                      environment: ["LD_PRELOAD": order.joined(separator: ":"), "LOOPHUNTER_DIR": dir.path])
-            #expect(traced.status == 0 && traced.stdout == plain.stdout, "\(order): \(traced.stderr)")
+            #expect(traced.status == 0 && traced.stdout == plain.stdout,
+                    "\(order) \(scenario): status \(traced.status)\nplain stdout:\n\(plain.stdout)traced stdout:\n\(traced.stdout)stderr:\n\(traced.stderr)")
             #expect(traced.stderr.contains("pollhook: calls>0"), "the other interposer still works: \(traced.stderr)")
             #expect(Set(try dir.reports().map(\.kind.rawValue)) == kinds, "\(order) \(scenario)")
             let summary = try #require(try dir.summaries().first)
