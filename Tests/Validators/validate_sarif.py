@@ -50,7 +50,7 @@ SPEC_PROPERTIES_MISSING_FROM_MODEL = {
                    "minimumRequiredLocalizedDataSemanticVersion", "associatedComponent",
                    "translationMetadata", "supportedTaxonomies"},
     "ReportingDescriptor": {"guid", "deprecatedIds", "deprecatedGuids", "deprecatedNames", "messageStrings"},
-    "Result": {"ruleIndex", "provenance", "baselineState", "webRequest", "webResponse", "taxa"},
+    "Result": {"ruleIndex", "provenance", "baselineState", "webRequest", "webResponse", "taxa", "suppressions"},
     "Location": set(),
 }
 
@@ -193,6 +193,21 @@ def check_log(raw: dict, problems: Problems) -> int:
                 check_location(location, base_ids, f"{at}.locations[{n}]", problems)
             for n, location in enumerate(result.get("relatedLocations") or []):
                 check_location(location, base_ids, f"{at}.relatedLocations[{n}]", problems)
+            # result.suppressions (SARIF 2.1.0 3.27.23; the model does not declare it): checked here.
+            suppressions = result.get("suppressions")
+            if suppressions is not None and not isinstance(suppressions, list):
+                problems.add(at, "suppressions is not an array")
+            for n, suppression in enumerate(suppressions or []):
+                here = f"{at}.suppressions[{n}]"
+                if suppression.get("kind") not in ("inSource", "external"):
+                    problems.add(here, f"kind {suppression.get('kind')!r} is not 'inSource' or 'external'")
+                if suppression.get("status") not in (None, "accepted", "underReview", "rejected"):
+                    problems.add(here, f"status {suppression.get('status')!r} is not a SARIF suppression status")
+                if "justification" in suppression and not isinstance(suppression["justification"], str):
+                    problems.add(here, "justification is not a string")
+                unknown = set(suppression) - {"kind", "status", "justification", "location", "guid", "properties"}
+                if unknown:
+                    problems.add(here, f"unknown properties {sorted(unknown)}")
             for s, stack in enumerate(result.get("stacks") or []):
                 for n, frame in enumerate(stack.get("frames") or []):
                     if "location" in frame:

@@ -3,7 +3,7 @@ public struct Analysis: Sendable, Codable, Equatable {
     /// As given by the user (formats print it as is, so outputs do not depend on the machine).
     public let directory: String
     /// Most severe first, then most frequent, then oldest.
-    public let findings: [Finding]
+    public var findings: [Finding]
     /// One per summary file (per process), by pid.
     public let processes: [ProcessOverview]
     /// One message per file that could not be read.
@@ -13,6 +13,9 @@ public struct Analysis: Sendable, Codable, Equatable {
     public let symbolizer: String
     /// Distinct reasons frames fell back to in-process names (a rebuilt module, no symbolizer).
     public let symbolizationNotes: [String]
+    /// Findings that `--suppress` rules matched (nil when no rule was given): never lost, listed
+    /// apart with the rule, and not counted by `--fail-on-breach`.
+    public var suppressed: [SuppressedFinding]? = nil
 
     public var loopCount: Int { findings.count }
 }

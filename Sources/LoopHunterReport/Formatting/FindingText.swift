@@ -44,12 +44,32 @@ enum FindingText {
 
     /// `no loops found`, or `2 findings: 1 layout-storm, 1 layout-streak`.
     static func headline(_ a: Analysis) -> String {
-        guard !a.findings.isEmpty else { return "no loops found" }
+        guard !a.findings.isEmpty else {
+            return "no loops found" + (a.suppressed.map { $0.isEmpty ? "" : " (\($0.count) suppressed)" } ?? "")
+        }
         var kinds: [(ReportKind, Int)] = []
         for f in a.findings {
             if let i = kinds.firstIndex(where: { $0.0 == f.kind }) { kinds[i].1 += 1 } else { kinds.append((f.kind, 1)) }
         }
         let n = a.findings.count
         return "\(n) finding\(n == 1 ? "" : "s"): " + kinds.map { "\($0.1) \($0.0.rawValue)" }.joined(separator: ", ")
+    }
+}
+
+extension FindingText {
+    /// `2 findings suppressed`, or nil when none was.
+    static func suppressedHeading(_ a: Analysis) -> String? {
+        guard let suppressed = a.suppressed, !suppressed.isEmpty else { return nil }
+        return "\(suppressed.count) finding\(suppressed.count == 1 ? "" : "s") suppressed"
+    }
+
+    /// One line per suppressed finding: what it is, and the rule that suppressed it.
+    static func suppressedLine(_ s: SuppressedFinding) -> String {
+        "\(s.finding.kind.rawValue) \(s.finding.title) [\(s.finding.id)]: \(suppressedRule(s))"
+    }
+
+    /// `by kind:layout-streak (lh.supp:3, the splash screen)`.
+    static func suppressedRule(_ s: SuppressedFinding) -> String {
+        "by \(s.rule) (\(s.location)\(s.reason.map { ", \($0)" } ?? ""))"
     }
 }

@@ -35,6 +35,11 @@ public struct HTMLFormatter: FindingsFormatter {
             out += summaryTable(a.findings)
             for (number, finding) in zip(1..., a.findings) { out += section(finding, number: number) }
         }
+        if let heading = FindingText.suppressedHeading(a) {
+            out += ["<section class=\"suppressed\">", "<h2>\(MarkupText.escape(heading))</h2>", "<ul>"]
+            out += (a.suppressed ?? []).map { "<li>\(MarkupText.escape(FindingText.suppressedLine($0)))</li>" }
+            out += ["</ul>", "</section>"]
+        }
         if !a.processes.isEmpty {
             out += ["<section class=\"processes\">", "<h2>Processes</h2>", "<ul>"]
             for p in a.processes {

@@ -17,8 +17,9 @@ public struct JUnitFormatter: FindingsFormatter {
     public func format(_ a: Analysis) -> String {
         let escape = { (text: String) in MarkupText.escape(text, escapingApostrophes: false) }
         let cases = testCases(a)
-        let failures = cases.filter { $0.failure != nil }.count
-        let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\""
+        let failures = cases.filter { $0.failure != nil && $0.skipped == nil }.count
+        let skipped = cases.filter { $0.skipped != nil }.count
+        let counts = "tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\""
         var out = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"LoopHunter\" \(counts)>",
@@ -48,7 +49,17 @@ public struct JUnitFormatter: FindingsFormatter {
         return out.joined(separator: "\n") + "\n"
     }
 
+    /// One failed case per finding (a passing "no layout loops" case when there is none), then one
+    /// skipped case per suppressed finding.
     func testCases(_ a: Analysis) -> [JUnitTestCase] {
+        findingCases(a) + (a.suppressed ?? []).map { s in
+            JUnitTestCase(classname: "loophunter.\(s.finding.kind.rawValue)",
+                          name: "\(s.finding.object.label) at \(FindingText.place(s.finding)) [\(s.finding.id)]",
+                          failure: nil, skipped: "suppressed " + FindingText.suppressedRule(s))
+        }
+    }
+
+    private func findingCases(_ a: Analysis) -> [JUnitTestCase] {
         guard !a.findings.isEmpty else {
             return [JUnitTestCase(classname: "loophunter", name: "no layout loops", failure: nil)]
         }

@@ -20,6 +20,10 @@ public struct MarkdownFormatter: FindingsFormatter {
                 out += [""] + section(finding, number: number)
             }
         }
+        if let heading = FindingText.suppressedHeading(a) {
+            out += ["", "### " + MarkdownText.text(heading), ""]
+            out += (a.suppressed ?? []).map { "- " + MarkdownText.text(FindingText.suppressedLine($0)) }
+        }
         if !a.processes.isEmpty {
             out += ["", "### Processes", ""]
             for p in a.processes {

@@ -4,7 +4,8 @@ import Foundation
 /// one result per finding at the first frame of the app's code that has a source file (else at
 /// its function and module), with the whole stack, the other objects of the loop as related
 /// locations, and a partial fingerprint that stays the same across runs. Files that could not be
-/// read are tool execution notifications of a successful run.
+/// read are tool execution notifications of a successful run. A finding a `--suppress` rule
+/// matched is a result with a `suppressions` entry naming the rule.
 public struct SARIFFormatter: FindingsFormatter {
     /// Source files under this directory are given relative to it (`uriBaseId` `SRCROOT`), as
     /// code-scanning UIs expect paths relative to the repository. A relative root is taken
@@ -30,7 +31,8 @@ public struct SARIFFormatter: FindingsFormatter {
 
     func log(_ a: Analysis) -> SARIFLog {
         var kinds: [ReportKind] = []
-        for f in a.findings where !kinds.contains(f.kind) { kinds.append(f.kind) }
+        let suppressed = a.suppressed ?? []
+        for f in a.findings + suppressed.map(\.finding) where !kinds.contains(f.kind) { kinds.append(f.kind) }
         let driver = SARIFToolComponent(name: "LoopHunter", version: Self.toolVersion,
                                         semanticVersion: Self.toolVersion, rules: kinds.map(SARIFRule.init(kind:)))
         let notifications = a.problems.map { SARIFNotification(level: "warning", message: SARIFMessage(text: $0)) }
@@ -39,7 +41,12 @@ public struct SARIFFormatter: FindingsFormatter {
             invocations: [SARIFInvocation(executionSuccessful: true,
                                           toolExecutionNotifications: notifications.isEmpty ? nil : notifications)],
             originalUriBaseIds: mapper.originalUriBaseIds,
-            results: a.findings.map { result($0, ruleIndex: kinds.firstIndex(of: $0.kind) ?? 0) })
+            results: a.findings.map { result($0, ruleIndex: kinds.firstIndex(of: $0.kind) ?? 0) }
+                + suppressed.map { s in
+                    var r = result(s.finding, ruleIndex: kinds.firstIndex(of: s.finding.kind) ?? 0)
+                    r.suppressions = [SARIFSuppression(kind: "external", justification: FindingText.suppressedRule(s))]
+                    return r
+                })
         return SARIFLog(runs: [run])
     }
 

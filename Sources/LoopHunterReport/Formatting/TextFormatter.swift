@@ -21,6 +21,11 @@ public struct TextFormatter: FindingsFormatter {
             out.append("")
             out += blockLines(finding, style: style)
         }
+        if let heading = FindingText.suppressedHeading(a) {
+            out.append("")
+            out.append(style.dim(heading + ":"))
+            for s in a.suppressed ?? [] { out.append("  " + style.dim(FindingText.oneLine(FindingText.suppressedLine(s)))) }
+        }
         if !a.processes.isEmpty {
             out.append("")
             out.append(style.bold("Processes"))

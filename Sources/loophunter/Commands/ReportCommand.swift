@@ -16,9 +16,12 @@ struct ReportCommand: ParsableCommand {
               loophunter report /tmp/lh --format markdown >> "$GITHUB_STEP_SUMMARY"
               loophunter report /tmp/lh --format sarif --source-root . -o loophunter.sarif
               loophunter report /tmp/lh --format junit -o loophunter.xml --fail-on-breach
+              loophunter report /tmp/lh --write-suppressions known.supp      # a baseline of today's findings
+              loophunter report /tmp/lh --suppress known.supp --fail-on-breach   # fails only on new ones
 
             Exit status: 0; 1 when some files were skipped; 2 when DIR cannot be read; 3 with \
-            --fail-on-breach when anything was found.
+            --fail-on-breach when anything not suppressed was found; 64 for a bad command line or \
+            suppression file.
             """)
 
     @Argument(help: ArgumentHelp("The report directory (LOOPHUNTER_DIR of the run).", valueName: "dir"))

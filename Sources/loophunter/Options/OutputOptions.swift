@@ -19,19 +19,34 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("SARIF: give source files relative to this directory (your repository).", valueName: "dir"))
     var sourceRoot: String?
 
-    @Flag(name: .long, help: "Exit with status 3 when anything was found (a CI gate).")
+    @Flag(name: .long, help: "Exit with status 3 when anything was found (a CI gate); suppressed findings do not count.")
     var failOnBreach = false
 
+    @Option(name: .long, help: ArgumentHelp("""
+        Suppression rules (repeatable): findings a rule matches are listed apart as suppressed and do not \
+        count for --fail-on-breach. One rule per line, conditions key:value all of which must hold \
+        (finding:ID, kind:KIND, type:GLOB, name:GLOB, function:GLOB), an optional # reason.
+        """, valueName: "file"))
+    var suppress: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Write one suppression rule per finding (by its id) to this file: a baseline for --suppress.",
+                                            valueName: "file"))
+    var writeSuppressions: String?
+
     func validate() throws {
-        if let output, output.isEmpty {
-            throw ValidationError("--output needs a file name (or leave it out to print)")
-        }
-        if let output {
-            let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        for (option, path) in [("--output", output), ("--write-suppressions", writeSuppressions)] {
+            guard let path else { continue }
+            if path.isEmpty { throw ValidationError("\(option) needs a file name (or leave it out)") }
+            let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) || !isDirectory.boolValue {
-                throw ValidationError("--output \(output): the directory \(parent) does not exist; create it or choose another path")
+                throw ValidationError("\(option) \(path): the directory \(parent) does not exist; create it or choose another path")
             }
+        }
+        do {
+            _ = try SuppressionList.load(suppress)
+        } catch {
+            throw ValidationError(error.description)
         }
         if let sourceRoot, !FileManager.default.fileExists(atPath: sourceRoot) {
             throw ValidationError("--source-root \(sourceRoot) does not exist; give your repository's top directory")

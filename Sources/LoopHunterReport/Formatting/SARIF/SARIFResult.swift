@@ -15,4 +15,6 @@ struct SARIFResult: Codable, Sendable, Equatable {
     /// The other objects of the loop; absent when there is none.
     let relatedLocations: [SARIFLocation]?
     let properties: SARIFResultProperties
+    /// Set for a finding a `--suppress` rule matched (SARIF viewers show it as suppressed).
+    var suppressions: [SARIFSuppression]? = nil
 }
