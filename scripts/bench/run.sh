@@ -10,6 +10,8 @@
 #      program's CPU time and instructions with the alloc family on vs off
 #   7. `loophunter ship` of 10,000 queued reports to the local OTLP collector (scripts/bench/ship.sh)
 #   8. event-loop health: free()'s timer check; the stall watchdog on an idle GTK program (health.sh)
+#   9. hot-path instructions per call (callgrind: layout call, malloc+free, GTK vfunc; hotpaths.sh),
+#      beside a baseline build when LH_BASELINE_PRELOAD names another commit's libloophunter.so
 # Prints markdown tables; with --write, replaces BENCHMARKS.md with them and the command used.
 #
 # Usage: scripts/bench/run.sh [--write] [--quick] [--only 1,4,...]
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1 ;;
     --only)
       only=${2:-}
-      [[ "$only" =~ ^[1-8](,[1-8])*$ ]] || { echo "run.sh: --only takes section numbers 1-8, e.g. --only 1,4" >&2; exit 2; }
+      [[ "$only" =~ ^[1-9](,[1-9])*$ ]] || { echo "run.sh: --only takes section numbers 1-9, e.g. --only 1,4" >&2; exit 2; }
       shift ;;
     *) echo "run.sh: unknown option $1 (use --write, --quick, --only LIST)" >&2; exit 2 ;;
   esac
@@ -397,6 +399,16 @@ echo "## 8. Event-loop health"
 echo
 idle=30; [ $quick = 1 ] && idle=10
 scripts/bench/health.sh "$rounds" "$pairs" "$idle"
+fi
+
+echo
+if want 9 && command -v valgrind >/dev/null 2>&1; then
+echo "## 9. Hot-path instructions per call"
+echo
+echo "\`scripts/bench/hotpaths.sh ${LH_BASELINE_PRELOAD:-}\`: callgrind instructions per call (difference of"
+echo "200k- and 400k-call runs), which do not drift from run to run as times do on this machine."
+echo
+scripts/bench/hotpaths.sh ${LH_BASELINE_PRELOAD:+"$LH_BASELINE_PRELOAD"}
 fi
 } | tee "$out"
 
