@@ -122,11 +122,14 @@ struct AllocationTests {
         #expect(growth.severity == .warning)
         #expect(ReportKind.allocStorm.severity == .error && ReportKind.heapGrowth.severity == .warning)
 
-        // The storm counted in allocations, and one outside any layout.
+        // The storm counted in allocations (by the list's own layouts), and one outside any layout.
         let byCalls = try Self.analysis([Self.edited(Self.stormFile) { object in
             object["count"] = 1_000_001
             object["threshold"] = 1_000_000
             object["count_unit"] = "allocations in one iteration"
+            var alloc = object["alloc"] as? [String: Any] ?? [:]
+            alloc["object"] = ["bytes": 142_662_320, "calls": 1_000_001, "layouts": 2]
+            object["alloc"] = alloc
         }])
         #expect(byCalls.findings.first?.title == "ListView 'list' made 1000001 allocations in one iteration (limit 1000000)")
         let outside = try Self.analysis([Self.edited(Self.stormFile) { object in

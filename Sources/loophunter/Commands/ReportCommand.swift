@@ -17,8 +17,13 @@ struct ReportCommand: ParsableCommand {
               loophunter report /tmp/lh --format sarif --source-root . -o loophunter.sarif
               loophunter report /tmp/lh --format junit -o loophunter.xml --fail-on-breach
 
+            A directory with no process summary and no report says it saw nothing. With reports but \
+            no summary (the processes were killed, or are still running), the findings are shown \
+            with a warning that what else the processes did is not known; the status is as usual.
+
             Exit status: 0; 1 when some files were skipped; 2 when DIR cannot be read; 3 with \
-            --fail-on-breach when anything was found.
+            --fail-on-breach when anything was found; 4 when DIR holds no summary, no report and no \
+            file it could not read (LoopHunter saw nothing).
             """)
 
     @Argument(help: ArgumentHelp("The report directory (LOOPHUNTER_DIR of the run).", valueName: "dir"))
@@ -27,7 +32,7 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let status = ReportPipeline(directory: directory, options: output, defaultDescriptor: 1).execute()
+        let status = ReportPipeline(directory: directory, options: output, defaultDescriptor: 1).execute().status
         if status != 0 { throw ExitStatus.exit(status) }
     }
 }
