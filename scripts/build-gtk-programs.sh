@@ -11,6 +11,8 @@
 #   lh-fake-gtk                       a GTK of unknown layout (GObject only)
 #   lh-x-close, run-for.sh            close a program's windows as a window manager would
 #   lh-late-gtk                       GTK 3 dlopened RTLD_LOCAL after start-up (Tests/Programs/late)
+#   gtk3-layout-warning               GTK 3 warns during a widget's layout, naming no widget
+#   lh-gapp                           a single-instance GApplication (GIO only): the second one hands off
 # Each GTK program runs ~3 s under `xvfb-run -a`, exits 0 and prints one line ("<name>: done").
 # LH_GROUND_TRUTH=/path makes it write its own layout counts; see Tests/Programs/gtk/lh_gtk_truth.h.
 #
@@ -64,6 +66,9 @@ read -r -a gobject <<<"$(pkg-config --cflags --libs gobject-2.0)"
 read -r -a x11 <<<"$(pkg-config --cflags --libs x11)"
 "$cc" "${flags[@]}" -rdynamic "$src/fake_gtk.c" "${gobject[@]}" -o "$out/lh-fake-gtk"
 "$cc" "${flags[@]}" "$src/x_close.c" "${x11[@]}" -o "$out/lh-x-close"
+# A single-instance GApplication (GIO only, no display), for run's hand-off verdict.
+read -r -a gio <<<"$(pkg-config --cflags --libs gio-2.0)"
+"$cc" "${flags[@]}" "$src/gapp_handoff.c" "${gio[@]}" -o "$out/lh-gapp.tmp" && mv -f "$out/lh-gapp.tmp" "$out/lh-gapp"
 # GTK loaded late: a C program linked to libc only that dlopens libgtk-3 RTLD_LOCAL after main.
 "$cc" "${flags[@]}" Tests/Programs/late/late_gtk.c -ldl -o "$out/lh-late-gtk"
 install -m 0755 "$src/run-for.sh" "$out/run-for.sh"

@@ -325,6 +325,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
         lh_json_string(&j, "level", r->warning->level);
         lh_json_string(&j, "message", r->warning->message);
         lh_json_string(&j, "format", r->warning->format);
+        lh_json_string(&j, "object_source", r->warning->object_source);
         lh_json_end_object(&j);
     }
 

@@ -159,7 +159,8 @@ struct CLITests {
         let fm = FileManager.default
         try fm.createDirectory(atPath: base.path + "/empty", withIntermediateDirectories: true)
         let empty = HostRun.cli(["report", base.path + "/empty"])
-        #expect(empty.status == 0 && empty.stdout.contains("no loops found in \(base.path)/empty (0 reports, 0 processes)"))
+        #expect(empty.status == 4 && empty.stdout.contains("nothing seen in \(base.path)/empty (0 reports, 0 processes)"),
+                "LoopHunter saw nothing: never a clean result (VerdictCLITests)")
 
         let missing = HostRun.cli(["report", base.path + "/missing"])
         #expect(missing.status == 2 && missing.stderr.contains("no such directory"))

@@ -7,17 +7,13 @@ import LoopHunterTestSupport
 /// the titles, severities and grouping of `alloc-storm` and `heap-growth`, how every format shows
 /// the allocation facts, and a run with the alloc hook family switched off.
 @Suite("allocation accounting in reports and formats")
-struct AllocationTests {
-    static let stormFile = "report-4611-ffff0006-000001-alloc-storm.json"
-    static let growthFile = "report-4713-abab0007-000001-heap-growth.json"
-    static let gtkFile = "report-4817-cdcd0008-000001-layout-streak.json"
-    static let stormSummaryFile = "summary-4611-ffff0006.json"
+struct AllocFindingTests {
 
     // MARK: Decoding
 
     @Test("1.2 reports decode with their memory side: alloc-storm, heap-growth, a layout report")
     func reports() throws {
-        let storm = try Self.report(Self.stormFile)
+        let storm = try Self.report(Fixtures.stormFile)
         #expect(storm.version == "1.2" && storm.kind == "alloc-storm")
         #expect(storm.hook.name == "malloc" && storm.hook.family == "alloc" && storm.hook.toolkit == nil)
         #expect(storm.countUnit == "bytes allocated in one iteration" && storm.threshold == 64 << 20)
@@ -31,7 +27,7 @@ struct AllocationTests {
         #expect(top.type == "ListView" && top.name == nil && top.hook == "tk_view_layout" && top.address == storm.object.address)
         #expect(storm.history.last?.allocBytes == storm.count && storm.history.last?.allocCalls == 1366)
 
-        let growth = try Self.report(Self.growthFile)
+        let growth = try Self.report(Fixtures.growthFile)
         #expect(growth.kind == "heap-growth" && growth.countUnit == "bytes of heap growth")
         #expect(growth.object.type == "(process heap)" && growth.object.address == "0x0" && growth.object.name == nil)
         let heap = try #require(growth.alloc)
@@ -42,7 +38,7 @@ struct AllocationTests {
         #expect(heap.topAllocators.first?.type == "ListView" && (heap.topAllocators.first?.bytes ?? 0) > 64 << 20)
         #expect(growth.history.count == 32 && growth.history.allSatisfy { $0.allocBytes != nil && $0.freedBytes != nil })
 
-        let streak = try Self.report(Self.gtkFile)
+        let streak = try Self.report(Fixtures.gtkFile)
         #expect(streak.kind == "layout-streak" && streak.historyUnit == "frame")
         #expect(streak.alloc?.object?.bytes == 9000 && streak.alloc?.object?.layouts == 62)
         #expect(streak.alloc?.topAllocators.count == 5)
@@ -50,7 +46,7 @@ struct AllocationTests {
 
     @Test("a 1.2 summary decodes: the alloc totals, per-thread counters, null calls of the malloc-family hooks")
     func summary() throws {
-        let summary = try Self.summary(Self.stormSummaryFile)
+        let summary = try Self.summary(Fixtures.stormSummaryFile)
         #expect(summary.version == "1.2")
         let alloc = try #require(summary.alloc)
         #expect(alloc.mallocIsOurs && alloc.usableSize.contains("glibc"))
@@ -76,7 +72,7 @@ struct AllocationTests {
         #expect(oldSummary.hooks.allSatisfy { $0.calls != nil })
 
         // A 1.1 file: the GTK report without what 1.2 added.
-        let report = try Self.decodeReport(Self.edited(Self.gtkFile) { object in
+        let report = try Fixtures.decodeReport(Fixtures.edited(Fixtures.gtkFile) { object in
             object["version"] = "1.1"
             object["alloc"] = nil
             object["history"] = (object["history"] as? [[String: Any]])?.map { entry in
@@ -85,7 +81,7 @@ struct AllocationTests {
         })
         #expect(report.version == "1.1" && report.alloc == nil && report.historyUnit == "frame")
         #expect(report.history.allSatisfy { $0.allocBytes == nil } && report.history.contains { $0.objectSize != nil })
-        let summary = try Self.decodeSummary(Self.edited(Self.stormSummaryFile) { object in
+        let summary = try Fixtures.decodeSummary(Fixtures.edited(Fixtures.stormSummaryFile) { object in
             object["version"] = "1.1"
             object["alloc"] = nil
             object["hooks"] = (object["hooks"] as? [[String: Any]])?.filter { $0["family"] as? String != "alloc" }
@@ -123,20 +119,23 @@ struct AllocationTests {
         #expect(growth.severity == .warning)
         #expect(ReportKind.allocStorm.severity == .error && ReportKind.heapGrowth.severity == .warning)
 
-        // The storm counted in allocations, and one outside any layout.
-        let byCalls = try Self.analysis([Self.edited(Self.stormFile) { object in
+        // The storm counted in allocations (by the list's own layouts), and one outside any layout.
+        let byCalls = try Fixtures.analysis(of: [Fixtures.edited(Fixtures.stormFile) { object in
             object["count"] = 1_000_001
             object["threshold"] = 1_000_000
             object["count_unit"] = "allocations in one iteration"
+            var alloc = object["alloc"] as? [String: Any] ?? [:]
+            alloc["object"] = ["bytes": 142_662_320, "calls": 1_000_001, "layouts": 2]
+            object["alloc"] = alloc
         }])
         #expect(byCalls.findings.first?.title == "ListView 'list' made 1000001 allocations in one iteration (limit 1000000)")
-        let outside = try Self.analysis([Self.edited(Self.stormFile) { object in
+        let outside = try Fixtures.analysis(of: [Fixtures.edited(Fixtures.stormFile) { object in
             object["object"] = ["address": "0x0", "type": "(no layout running)", "name": NSNull(), "path": "(no layout running)",
                                 "ancestors": [Any](), "ancestors_truncated": false, "geometry": NSNull()]
         }])
         #expect(outside.findings.first?.title == "code outside any layout allocated 64.0 MiB in one iteration (limit 64 MiB)")
         // A growth in frames, with no layout to blame.
-        let frames = try Self.analysis([Self.edited(Self.growthFile) { object in
+        let frames = try Fixtures.analysis(of: [Fixtures.edited(Fixtures.growthFile) { object in
             object["history_unit"] = "frame"
             var alloc = object["alloc"] as? [String: Any] ?? [:]
             alloc["top_allocators"] = [Any]()
@@ -147,26 +146,26 @@ struct AllocationTests {
 
     @Test("grouping: one alloc-storm whichever malloc-family call crossed; heap growths by top allocator")
     func grouping() throws {
-        let storm = try Self.edited(Self.stormFile) { _ in }
-        let calloc = try Self.edited(Self.stormFile) { object in
+        let storm = try Fixtures.edited(Fixtures.stormFile) { _ in }
+        let calloc = try Fixtures.edited(Fixtures.stormFile) { object in
             object["hook"] = ["name": "calloc", "family": "alloc", "toolkit": NSNull()]
             object["process"] = ["pid": 4999, "ppid": 1, "executable": "/opt/demo/bin/toykit-demo"]
         }
-        let storms = try Self.analysis([storm, calloc])
+        let storms = try Fixtures.analysis(of: [storm, calloc])
         #expect(storms.findings.count == 1 && storms.findings.first?.reportCount == 2)
 
-        let growth = try Self.edited(Self.growthFile) { _ in }
-        let again = try Self.edited(Self.growthFile) { object in
+        let growth = try Fixtures.edited(Fixtures.growthFile) { _ in }
+        let again = try Fixtures.edited(Fixtures.growthFile) { object in
             object["process"] = ["pid": 4998, "ppid": 1, "executable": "/opt/demo/bin/toykit-demo"]
         }
-        let other = try Self.edited(Self.growthFile) { object in
+        let other = try Fixtures.edited(Fixtures.growthFile) { object in
             var alloc = object["alloc"] as? [String: Any] ?? [:]
             var tops = alloc["top_allocators"] as? [[String: Any]] ?? []
             tops[0]["type"] = "GridView"
             alloc["top_allocators"] = tops
             object["alloc"] = alloc
         }
-        let growths = try Self.analysis([growth, again, other])
+        let growths = try Fixtures.analysis(of: [growth, again, other])
         #expect(growths.findings.map(\.reportCount).sorted() == [1, 2], "\(growths.findings.map(\.title))")
         #expect(Set(growths.findings.map(\.id)).count == 2)
     }
@@ -310,7 +309,7 @@ struct AllocationTests {
 
 // MARK: - Fixtures, edited
 
-extension AllocationTests {
+extension AllocFindingTests {
     static func report(_ file: String) throws -> Report {
         guard case .report(let report) = try ReportFile.load(Fixtures.reports.appendingPathComponent(file)) else {
             throw FixtureError(description: "\(file) is not a report")
@@ -323,40 +322,5 @@ extension AllocationTests {
             throw FixtureError(description: "\(file) is not a summary")
         }
         return summary
-    }
-
-    /// The fixture file's JSON, changed by `change`.
-    static func edited(_ file: String, _ change: (inout [String: Any]) -> Void) throws -> Data {
-        let data = try Data(contentsOf: Fixtures.reports.appendingPathComponent(file))
-        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        change(&object)
-        return try JSONSerialization.data(withJSONObject: object)
-    }
-
-    static func decodeReport(_ data: Data) throws -> Report {
-        guard case .report(let report) = try ReportFile.decode(data, path: "edited.json") else {
-            throw FixtureError(description: "not a report")
-        }
-        return report
-    }
-
-    static func decodeSummary(_ data: Data) throws -> Summary {
-        guard case .summary(let summary) = try ReportFile.decode(data, path: "edited.json") else {
-            throw FixtureError(description: "not a summary")
-        }
-        return summary
-    }
-
-    /// The analysis of these reports (as files `r0.json`, `r1.json`, ...), with the stub symbolizer.
-    static func analysis(_ reports: [Data]) throws -> Analysis {
-        let located = try reports.enumerated().map { index, data in
-            LocatedReport(path: "reports/r\(index).json", report: try decodeReport(data))
-        }
-        return try Analyzer(symbolizer: StubSymbolizer(), demangler: Demangler(swiftTool: nil, cxxTool: nil))
-            .analyze(ReportCollection(directory: "reports", reports: located))
-    }
-
-    struct FixtureError: Error, CustomStringConvertible {
-        let description: String
     }
 }

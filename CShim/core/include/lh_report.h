@@ -47,6 +47,10 @@ typedef struct lh_report_warning {
     const char *level;       /* "warning", "critical", ... */
     const char *message;     /* as printed */
     const char *format;      /* the printf format it came from: stable across runs */
+    /* Where the report's object comes from: "message" (the text names it), "layout" (the text names
+     * none; the widget being laid out or measured on the thread when it was logged), or NULL (none:
+     * the object is the domain). Schema 1.5. */
+    const char *object_source;
 } lh_report_warning;
 
 /* Another object caught in the same loop: past half the limit in the same iteration(s). */

@@ -73,6 +73,11 @@ void lh_table_clear(lh_table *t) LH_HIDDEN;
 static inline uint64_t lh_table_key(const void *object, unsigned hook) {
     return ((uint64_t)(uintptr_t)object & ((UINT64_C(1) << 56) - 1)) | ((uint64_t)(hook + 1) << 56);
 }
+/* A key's object and hook, back (a slot's key, read relaxed by its reader). */
+static inline const void *lh_table_key_object(uint64_t key) {
+    return (const void *)(uintptr_t)(key & ((UINT64_C(1) << 56) - 1));
+}
+static inline unsigned lh_table_key_hook(uint64_t key) { return (unsigned)(key >> 56) - 1; }
 
 static inline uint64_t lh_table_hash(uint64_t key) {
     /* Fibonacci hashing with xor-shifts: pointers differ mostly in middle bits. */

@@ -3,7 +3,8 @@
  * reports: "layout continuously requested", "reported min width ... natural size must be >= min
  * size", "attempt to allocate ... with width -5", "without a current allocation", "queue_resize
  * during size_allocate", ... Each is reported with the stack that logged it and the widget its text
- * names, de-duplicated like every report (one per message format and stack per process), and is
+ * names (or, when it names none, the widget being laid out or measured on the thread when GTK
+ * warned: the runtime's layout in progress, lh_layout_in_progress), de-duplicated like every report (one per message format and stack per process), and is
  * still printed exactly as before: LoopHunter never swallows or alters the host's messages.
  *
  * GLib's logging entry points are interposed by its adapter (toolkits/lh_glib.c), which formats
@@ -59,8 +60,8 @@ static bool name_char(char c) {
 }
 
 /* The object a message names: "GtkLabel 0x55d0c0a0" (a type) or "main-window 0x55d0c0a0" (GTK 4
- * names a widget by its name or CSS name), then its address. */
-static void named_object(const char *domain, const char *message, lh_breach *b, char type[LH_OBJECT_TEXT]) {
+ * names a widget by its name or CSS name), then its address. Returns whether it names one. */
+static bool named_object(const char *domain, const char *message, lh_breach *b, char type[LH_OBJECT_TEXT]) {
     for (const char *p = strstr(message, " 0x"); p != NULL; p = strstr(p + 3, " 0x")) {
         const char *start = p;
         while (start > message && name_char(start[-1])) start--;
@@ -73,10 +74,11 @@ static void named_object(const char *domain, const char *message, lh_breach *b, 
             address = address * 16 + (uintptr_t)(*h <= '9' ? *h - '0' : *h - 'a' + 10);
         b->object = (const void *)address;
         b->named_type = type;
-        return;
+        return true;
     }
     lh_toolkit_copy_text(type, domain); /* no widget named: the domain ("Gdk") */
     b->named_type = type;
+    return false;
 }
 
 void lh_warning_seen(unsigned hook, const char *domain, int level, const char *format, const char *message) {
@@ -94,7 +96,19 @@ void lh_warning_seen(unsigned hook, const char *domain, int level, const char *f
         .warning = &warning,
         .fingerprint_text = format, /* the format, not the text: addresses and sizes vary */
     };
-    named_object(domain, message, &b, type);
+    if (named_object(domain, message, &b, type)) {
+        warning.object_source = "message";
+    } else {
+        /* The text names no widget: the one whose layout (or measure) is running on this thread,
+         * if any. It is alive (its layout is on the stack) and is described through its adapter. */
+        const lh_slot *s = lh_layout_in_progress(&lh_tls_data);
+        if (s != NULL) {
+            b.object = lh_slot_object(s);
+            b.object_slot = s;
+            b.named_type = NULL;
+            warning.object_source = "layout";
+        }
+    }
     lh_breach_report(&lh_tls_data, &b);
 }
 

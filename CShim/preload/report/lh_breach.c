@@ -139,7 +139,7 @@ bool lh_breach_any(void) { return lh_load_relaxed(&stats.breaches) > 0; }
 /* Frames in a breach's fingerprint. An alloc-storm in an object's layout is one finding whichever
  * way the layout was reached: its fingerprint is the allocating function and its caller. */
 static size_t fingerprint_depth(const lh_breach *b) {
-    return b->object_slot != NULL ? 2 : LH_FINGERPRINT_DEPTH;
+    return b->object_slot != NULL && b->kind == LH_KIND_ALLOC_STORM ? 2 : LH_FINGERPRINT_DEPTH;
 }
 
 /* The in-process fingerprint of a breach: kind, hook, type text, the fingerprint text and the top

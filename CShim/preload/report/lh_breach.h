@@ -27,8 +27,9 @@ struct lh_breach {
     const char *named_name;           /* with named_type: the object's name, or NULL */
     const lh_report_warning *warning; /* toolkit-warning only */
     const char *fingerprint_text;     /* added to the fingerprint (a warning's format) */
-    /* alloc-storm: the object being laid out is described by its slot's hook (not b->hook, which
-     * is the allocation entry point); NULL: the object is b->object through b->hook. */
+    /* The object being laid out, described by its slot's hook (not b->hook, which is the
+     * allocation entry point of an alloc-storm, the logging function of a toolkit warning); NULL:
+     * the object is b->object through b->hook. */
     const lh_slot *object_slot;
     uint64_t growth_iterations, growth_start_live; /* heap-growth only */
     unsigned family;                  /* the report's family (LH_FAMILY_*); 0: the hook's */

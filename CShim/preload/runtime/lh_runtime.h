@@ -104,6 +104,18 @@ struct lh_tls {
 
 extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
 
+/* The layout in progress on this thread: the innermost object whose layout (or measure) is
+ * running, as its table slot; NULL outside any layout. The layout wrappers set it around the call
+ * when they counted the object (the interposed entry points, lh_hooks.c; GTK's patched vfuncs,
+ * lh_gtk.c, where a chain-up keeps its outer call's) and restore the outer one as each returns.
+ * Detectors read it to name the view that something happened in: the allocation detector charges
+ * blocks to it, the warning detector names it when a toolkit warns during a layout. Owner-only: read
+ * on the thread itself, while the object is alive (its layout is on the stack). */
+static inline const lh_slot *lh_layout_in_progress(const lh_tls *t) { return t->layout_owner; }
+/* The object and the layout hook of a slot (what lh_layout_in_progress gives). */
+static inline const void *lh_slot_object(const lh_slot *s) { return lh_table_key_object(lh_load_relaxed(&s->key)); }
+static inline unsigned lh_slot_hook(const lh_slot *s) { return lh_table_key_hook(lh_load_relaxed(&s->key)); }
+
 /* Counts one call of hook `id` in the calling thread's record (when it has one yet). */
 static inline void lh_count_hook_call(unsigned id) {
     lh_thread_rec *r = lh_tls_data.rec;

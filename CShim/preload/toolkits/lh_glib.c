@@ -21,6 +21,11 @@
  * Signal emissions (family window; the window detector): timed while a shown window waits for its
  * first frame (lh_steps_watched), as the steps on its way.
  *
+ * Applications (family process; the hand-off detector): a GApplication's id, and whether this
+ * process is its primary instance or a remote one that handed its command line to the primary
+ * (asked when g_application_run returns, or after the program's own g_application_register; only
+ * of a registered application, which GLib would otherwise warn about).
+ *
  * Runs on the host's thread wherever it logs, adds a source or emits; our work runs with the
  * guard held (LH_GUARDED), errno kept; the host's own calls (logging, callbacks) run outside it.
  */
@@ -31,6 +36,7 @@
 
 #include "lh_glib.h"
 #include "lh_gtk.h"
+#include "lh_handoff.h"
 #include "lh_runtime.h"
 #include "lh_timer.h"
 #include "lh_warning.h"
@@ -394,4 +400,61 @@ LH_EXPORT void g_signal_emit_by_name(void *instance, const char *detailed_signal
     real(instance, id, detail, ap);
     va_end(ap);
     emission_end(instance, id, started);
+}
+
+/* ---- applications ------------------------------------------------------------------------------------ */
+
+/* GIO's getters and GObject's signal connection, looked up once (a race resolves them twice, to
+ * the same values). */
+static const char *(*application_get_id)(void *application);
+static int (*application_get_is_registered)(void *application);
+static int (*application_get_is_remote)(void *application);
+typedef unsigned long (*signal_connect_fn)(void *instance, const char *signal, void (*handler)(void), void *data,
+                                           void *destroy, int flags);
+static signal_connect_fn application_connect;
+
+static bool resolve_application(void) {
+    if (application_connect == NULL) {
+        *(void **)&application_get_id = lh_host_function("g_application_get_application_id");
+        *(void **)&application_get_is_registered = lh_host_function("g_application_get_is_registered");
+        *(void **)&application_get_is_remote = lh_host_function("g_application_get_is_remote");
+        *(void **)&application_connect = lh_host_function("g_signal_connect_data");
+    }
+    return application_get_id != NULL && application_get_is_registered != NULL && application_get_is_remote != NULL &&
+           application_connect != NULL;
+}
+
+/* A registered application tells whether it is the primary instance (plain getters of its fields:
+ * no allocation, no lock; an unregistered one is not asked, GLib would warn). */
+static bool application_registered(void *application) {
+    if (!application_get_is_registered(application)) return false;
+    lh_handoff_app_registered(application_get_id(application), application_get_is_remote(application) != 0);
+    return true;
+}
+
+/* "notify::is-registered": GIO registers the application inside g_application_run (a call within
+ * libgio the PLT does not show) and notifies the property with is-remote already set. A remote
+ * instance is unregistered again before g_application_run returns, so this is the moment to ask. */
+static void application_notified(void *application, void *pspec, void *data) {
+    (void)pspec, (void)data;
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0) return;
+    LH_GUARDED(t);
+    application_registered(application);
+}
+
+/* g_application_run begins: the id now; primary or remote once GIO has registered it. The handler is
+ * GObject's usual signal connection (GLib allocates it, as for the frame clocks' handlers); a
+ * program that registered the application itself has told already. */
+void lh_glib_application_runs(unsigned hook, void *application, int argc, char **argv) {
+    (void)hook, (void)argc, (void)argv;
+    if (application == NULL || !resolve_application() || application_registered(application)) return;
+    lh_handoff_app_running(application_get_id(application));
+    application_connect(application, "notify::is-registered", (void (*)(void))application_notified, NULL, NULL, 0);
+}
+
+void lh_glib_application_registered(unsigned hook, int registered, void *application, void *cancellable,
+                                    void **error) {
+    (void)hook, (void)cancellable, (void)error;
+    if (registered && application != NULL && resolve_application()) application_registered(application);
 }

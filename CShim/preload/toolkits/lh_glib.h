@@ -65,4 +65,10 @@ uintptr_t lh_glib_emission_begins(unsigned hook, void *instance, unsigned signal
 void lh_glib_emission_ends(unsigned hook, uintptr_t started, void *instance, unsigned signal_id, uint32_t detail,
                            va_list ap) LH_HIDDEN;
 
+/* g_application_run begins; g_application_register returned `registered`. The application is
+ * asked for its id and, once registered, whether it is the remote instance. */
+void lh_glib_application_runs(unsigned hook, void *application, int argc, char **argv) LH_HIDDEN;
+void lh_glib_application_registered(unsigned hook, int registered, void *application, void *cancellable,
+                                    void **error) LH_HIDDEN;
+
 #endif

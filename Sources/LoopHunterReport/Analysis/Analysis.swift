@@ -16,6 +16,21 @@ public struct Analysis: Sendable, Codable, Equatable {
     /// Findings that `--suppress` rules matched (nil when no rule was given): never lost, listed
     /// apart with the rule, and not counted by `--fail-on-breach`.
     public var suppressed: [SuppressedFinding]? = nil
+    /// What LoopHunter did not see, one sentence each: a directory without any process summary,
+    /// and (set by `loophunter run`, ``seeing(_:)``) the program it started when that left no
+    /// summary, only a snapshot, never loaded the preload or handed off to a running instance.
+    /// Nil when everything was seen. With it, no format calls the run clean.
+    public var unseen: [String]?
 
     public var loopCount: Int { findings.count }
+
+    /// The same analysis with `sentences` as what was not seen (replacing the directory's own).
+    public func seeing(_ sentences: [String]) -> Analysis {
+        var copy = self
+        copy.unseen = sentences.isEmpty ? nil : sentences
+        return copy
+    }
+
+    /// Whether anything was left unseen (``unseen``).
+    public var sawEverything: Bool { unseen?.isEmpty ?? true }
 }

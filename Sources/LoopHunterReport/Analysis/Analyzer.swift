@@ -1,6 +1,8 @@
 /// Turns a report collection into findings: symbolizes every frame (one batch), falls back to the
 /// names the reports carry where debug information cannot be trusted, classifies frames, groups
-/// reports by kind, hook, object type and app code, and attaches the summaries' counts.
+/// reports by kind, hook, object type and app code, and attaches the summaries' counts. A finding's
+/// headline, object, stack and figures all come from one report of its group, its representative
+/// (the one with the highest count; the first of them).
 public struct Analyzer: Sendable {
     public let symbolizer: (any Symbolizing)?
     public let classifier: FrameClassifier
@@ -25,27 +27,26 @@ public struct Analyzer: Sendable {
         // Group every report. Reports of one loop share their stack (module, offset, symbol:
         // return addresses differ per process), so the group key is computed once per stack.
         var groups: [String: [LocatedReport]] = [:]
-        var stacks: [String: [SymbolizedFrame]] = [:] // the first report's, per group
+        var stacks: [StackKey: [SymbolizedFrame]] = [:] // per distinct stack: its frames, symbolized
         var order: [String] = []
         var keys: [StackKey: String] = [:]
         for located in collection.reports {
             let report = located.report
-            let hook = Self.groupHook(of: report)
-            let stackKey = StackKey(kind: report.kind, hook: hook, type: report.object.type,
-                                    detail: Self.groupDetail(of: report, callback: Self.rawCallbackDetail), frames: report.frames)
+            let stackKey = Self.stackKey(of: report)
             let key: String
             if let known = keys[stackKey] {
                 key = known
             } else {
                 let frames = symbolizedFrames(report, lookups: lookups, inProcessNames: inProcessNames)
                 let detail = Self.groupDetail(of: report) { callback in
-                    Self.callbackDetail(symbolizedCallback(callback, lookups: lookups, inProcessNames: inProcessNames))
+                    Self.callbackDetail(symbolizedCallback(callback, executable: report.process.executable,
+                                                           lookups: lookups, inProcessNames: inProcessNames))
                 }
-                key = Self.groupKey(kind: report.kind, hook: hook, type: report.object.type, detail: detail, frames: frames,
-                                    depth: report.kind.grouping.depth)
+                key = Self.groupKey(kind: report.kind, hook: stackKey.hook, type: report.object.type, detail: detail,
+                                    frames: frames, depth: report.kind.grouping.depth)
                 keys[stackKey] = key
                 notes.formUnion(frames.compactMap(\.note))
-                if stacks[key] == nil { stacks[key] = frames }
+                stacks[stackKey] = frames
             }
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(located)
@@ -59,7 +60,7 @@ public struct Analyzer: Sendable {
 
         let label = directoryLabel ?? collection.directory
         let findings = order.map { key in
-            finding(id: key, members: groups[key] ?? [], stack: stacks[key] ?? [],
+            finding(id: key, members: groups[key] ?? [], stacks: stacks,
                     suppressedByFingerprint: suppressedByFingerprint, directory: label,
                     lookups: lookups, inProcessNames: inProcessNames)
         }.sorted {
@@ -70,26 +71,38 @@ public struct Analyzer: Sendable {
             findings: findings,
             processes: collection.summaries.map { located in
                 ProcessOverview(located.summary) { frame in
-                    self.symbolizedCallback(frame, lookups: lookups, inProcessNames: inProcessNames).displayName
+                    self.symbolizedCallback(frame, executable: located.summary.process.executable, lookups: lookups,
+                                            inProcessNames: inProcessNames).displayName
                 }
             }.sorted { $0.pid < $1.pid },
             problems: collection.problems.map(\.description),
             reportCount: collection.reports.count,
             symbolizer: symbolizer?.description ?? "not symbolized (names only where the process proved them)",
-            symbolizationNotes: notes.sorted())
+            symbolizationNotes: notes.sorted(),
+            unseen: Self.unseen(collection))
+    }
+
+    /// What a report directory alone says LoopHunter did not see: nothing at all (no process
+    /// summary, no report), or the processes behind its reports (no summary of any).
+    static func unseen(_ collection: ReportCollection) -> [String]? {
+        guard collection.summaries.isEmpty else { return nil }
+        if collection.reports.isEmpty {
+            return ["no process summary and no report: LoopHunter saw nothing here (a process under LoopHunter leaves its "
+                    + "summary when it ends; is this the report directory of a run that has ended?)"]
+        }
+        return ["no process summary was found: the processes that wrote these reports left none (killed, crashed, still "
+                + "running, or they left through _exit), so what else they did is not known"]
     }
 
     /// The stable group fingerprint: kind, hook (``groupHook(of:)``), object type, detail
-    /// (``groupDetail(of:callback:)``), and the top `depth` app frames (by function name, else
-    /// module and offset), or the top toolkit frames when no app frame is known. `depth`: the
-    /// kind's (``ReportGrouping/depth``).
+    /// (``groupDetail(of:callback:)``), and the frames that tell where (``groupFrames(_:)``): the
+    /// top `depth` of them, by function name, else module and offset. `depth`: the kind's
+    /// (``ReportGrouping/depth``).
     public static func groupKey(kind: ReportKind, hook: String, type: String, detail: String? = nil,
                                 frames: [SymbolizedFrame], depth: Int = groupDepth) -> String {
         var parts = [kind.rawValue, hook, type]
         if let detail { parts.append(detail) }
-        let app = frames.filter { $0.origin == .app }
-        let chosen = app.isEmpty ? frames.filter { $0.origin == .toolkit } : app
-        for frame in chosen.prefix(depth) {
+        for frame in groupFrames(frames).prefix(depth) {
             parts.append("\(frame.moduleName ?? "?"):\(frame.primary?.function ?? frame.offset ?? frame.pc)")
         }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -99,6 +112,38 @@ public struct Analyzer: Sendable {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The frames a group key is made of, innermost first: the app's own (``FrameOrigin/app``),
+    /// when one of them is more than the program's entry (``FrameClassifier/isProgramEntry(_:in:at:)``:
+    /// `main`, `_start`); else the toolkit's; else the system's other than the C library's start-up;
+    /// else (a stack of nothing but the entry) the app's. Two reports whose only app frame is `main`
+    /// share nothing but the program: they are told apart by where in the toolkit (or the system)
+    /// they were, never merged by their `main`.
+    public static func groupFrames(_ frames: [SymbolizedFrame]) -> [SymbolizedFrame] {
+        let entries = Set(frames.indices.filter { FrameClassifier.isProgramEntry(frames[$0], in: frames, at: $0) })
+        let app = frames.indices.filter { frames[$0].origin == .app }
+        if app.contains(where: { !entries.contains($0) }) { return app.map { frames[$0] } }
+        let toolkit = frames.filter { $0.origin == .toolkit }
+        if !toolkit.isEmpty { return toolkit }
+        let system = frames.indices.filter { frames[$0].origin == .system && !entries.contains($0) }.map { frames[$0] }
+        return system.isEmpty ? app.map { frames[$0] } : system
+    }
+
+    /// The frame to open in an editor: the first app frame that is more than the program's entry
+    /// (with a source location, if one has), else the first app frame.
+    public static func appFrame(of stack: [SymbolizedFrame]) -> SymbolizedFrame? {
+        let own = stack.indices.filter { stack[$0].origin == .app && !FrameClassifier.isProgramEntry(stack[$0], in: stack, at: $0) }
+            .map { stack[$0] }
+        return own.first { $0.primary?.file != nil } ?? own.first
+            ?? stack.first { $0.origin == .app && $0.primary?.file != nil } ?? stack.first { $0.origin == .app }
+    }
+
+    /// What makes two reports the same for grouping before symbolization (``StackKey``).
+    static func stackKey(of report: Report) -> StackKey {
+        StackKey(kind: report.kind, hook: groupHook(of: report), type: report.object.type,
+                 detail: groupDetail(of: report, callback: rawCallbackDetail), executable: report.process.executable,
+                 frames: report.frames)
     }
 
     /// The hook a report is grouped by: its own, but the malloc family's entry points as one
@@ -171,27 +216,29 @@ public struct Analyzer: Sendable {
     /// of the report.
     private func symbolizedFrames(_ report: Report, lookups: [CodeAddress: SymbolLookup],
                                   inProcessNames: [String: String]) -> [SymbolizedFrame] {
-        symbolizedStack(report.frames, lookups: lookups, inProcessNames: inProcessNames)
+        symbolizedStack(report.frames, executable: report.process.executable, lookups: lookups,
+                        inProcessNames: inProcessNames)
     }
 
-    private func symbolizedStack(_ frames: [Frame], lookups: [CodeAddress: SymbolLookup],
+    private func symbolizedStack(_ frames: [Frame], executable: String?, lookups: [CodeAddress: SymbolLookup],
                                  inProcessNames: [String: String]) -> [SymbolizedFrame] {
         frames.enumerated().compactMap { index, frame in
-            let named = symbolized(frame, index: index, address: CodeAddress(frame), lookups: lookups,
-                                   inProcessNames: inProcessNames)
+            let named = symbolized(frame, index: index, address: CodeAddress(frame), executable: executable,
+                                   lookups: lookups, inProcessNames: inProcessNames)
             return named.origin == .loophunter ? nil : named
         }
     }
 
     /// A callback frame object, named at its ENTRY address (``CodeAddress/init(callback:)``: the
     /// offset exactly, not `offset - 1` as for the return addresses of a stack).
-    func symbolizedCallback(_ frame: Frame, lookups: [CodeAddress: SymbolLookup],
+    func symbolizedCallback(_ frame: Frame, executable: String?, lookups: [CodeAddress: SymbolLookup],
                             inProcessNames: [String: String]) -> SymbolizedFrame {
-        symbolized(frame, index: 0, address: CodeAddress(callback: frame), lookups: lookups, inProcessNames: inProcessNames)
+        symbolized(frame, index: 0, address: CodeAddress(callback: frame), executable: executable, lookups: lookups,
+                   inProcessNames: inProcessNames)
     }
 
-    private func symbolized(_ frame: Frame, index: Int, address: CodeAddress?, lookups: [CodeAddress: SymbolLookup],
-                            inProcessNames: [String: String]) -> SymbolizedFrame {
+    private func symbolized(_ frame: Frame, index: Int, address: CodeAddress?, executable: String?,
+                            lookups: [CodeAddress: SymbolLookup], inProcessNames: [String: String]) -> SymbolizedFrame {
         let lookup = address.flatMap { lookups[$0] } ?? .unknown
         var symbols = lookup.symbols
         var source = lookup.source
@@ -201,7 +248,7 @@ public struct Analyzer: Sendable {
         }
         return SymbolizedFrame(index: index, pc: frame.pc, module: frame.module, offset: frame.offset,
                                symbols: symbols, source: source, note: lookup.note,
-                               origin: classifier.origin(ofModule: frame.module))
+                               origin: classifier.origin(ofModule: frame.module, executable: executable))
     }
 
     private func demangledInProcessNames(_ collection: ReportCollection, lookups: [CodeAddress: SymbolLookup]) -> [String: String] {
@@ -222,17 +269,25 @@ public struct Analyzer: Sendable {
         return names.isEmpty ? [:] : demangler.demangle(names)
     }
 
-    private func finding(id: String, members group: [LocatedReport], stack: [SymbolizedFrame],
+    private func finding(id: String, members group: [LocatedReport], stacks: [StackKey: [SymbolizedFrame]],
                          suppressedByFingerprint: [String: UInt64], directory: String,
                          lookups: [CodeAddress: SymbolLookup], inProcessNames: [String: String]) -> Finding {
-        let representative = group[0].report
+        // The representative: the report with the highest count (the first of them). Its object
+        // heads the finding, its stack is shown, its figures are given: nothing is mixed from two
+        // reports.
+        var representativeIndex = 0
+        for index in group.indices where group[index].report.count > group[representativeIndex].report.count {
+            representativeIndex = index
+        }
+        let representative = group[representativeIndex].report
+        let stack = stacks[Self.stackKey(of: representative)] ?? []
         // Read in place: a group can hold thousands of reports, each a large value to copy.
         let reports = group.lazy.map(\.report)
-        let peak = group.max { $0.report.count < $1.report.count }?.report ?? representative
         var objects: [ObjectRef] = []
         var members: [LoopMember] = []
-        for located in group {
-            let report = located.report
+        // The representative first, then the others in order.
+        for index in [representativeIndex] + group.indices.filter({ $0 != representativeIndex }) {
+            let report = group[index].report
             let object = ObjectRef(type: report.object.type, name: report.object.name, path: report.object.path)
             if !objects.contains(object), objects.count < Self.maximumObjects { objects.append(object) }
             for member in report.loopMembers where !members.contains(where: { $0.type == member.type && $0.name == member.name }) {
@@ -250,9 +305,12 @@ public struct Analyzer: Sendable {
         }
         let suppressed = Set(reports.map(\.fingerprint)).reduce(UInt64(0)) { $0 + (suppressedByFingerprint[$1] ?? 0) }
         let object = objects[0]
-        let callback = { (frame: Frame) in self.symbolizedCallback(frame, lookups: lookups, inProcessNames: inProcessNames) }
+        let executable = representative.process.executable
+        let callback = { (frame: Frame) in
+            self.symbolizedCallback(frame, executable: executable, lookups: lookups, inProcessNames: inProcessNames)
+        }
         let timerCallback = representative.timer?.callback.map(callback)
-        let appFrame = stack.first { $0.origin == .app && $0.primary?.file != nil } ?? stack.first { $0.origin == .app }
+        let appFrame = Self.appFrame(of: stack)
         return Finding(
             id: id,
             kind: representative.kind,
@@ -260,7 +318,7 @@ public struct Analyzer: Sendable {
             hook: representative.hook.name,
             object: object,
             objects: objects,
-            title: representative.kind.title(object: object, report: peak, appCode: appFrame?.displayName,
+            title: representative.kind.title(object: object, report: representative, appCode: appFrame?.displayName,
                                              callback: timerCallback?.displayName),
             reportCount: reports.count,
             suppressed: suppressed,
@@ -268,9 +326,9 @@ public struct Analyzer: Sendable {
             lastSeen: reports.map(\.time).max() ?? representative.time,
             processes: processes,
             threads: threads,
-            count: peak.count,
-            threshold: peak.threshold,
-            countUnit: peak.countUnit,
+            count: representative.count,
+            threshold: representative.threshold,
+            countUnit: representative.countUnit,
             members: members,
             stack: stack,
             appFrame: appFrame,
@@ -299,7 +357,8 @@ public struct Analyzer: Sendable {
         }
         if let timer = representative.timer {
             return .timer(timer, callback: timerCallback, createdStack: representative.createdFrames.map {
-                symbolizedStack($0, lookups: lookups, inProcessNames: inProcessNames)
+                symbolizedStack($0, executable: representative.process.executable, lookups: lookups,
+                                inProcessNames: inProcessNames)
             })
         }
         return .none

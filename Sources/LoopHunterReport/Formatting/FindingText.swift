@@ -10,6 +10,14 @@ enum FindingText {
         return "\(function) (\(frame.moduleName ?? "?"))"
     }
 
+    /// The view of a finding: its object's path, and for a toolkit warning whose text names no
+    /// widget, that this one was being laid out when the toolkit warned:
+    /// `GtkWindow 'main' > LhWarnBox 'warn-box' (being laid out when Gtk warned)`.
+    static func view(_ f: Finding) -> String {
+        guard let warning = f.warning, warning.objectIsLayoutInProgress else { return f.object.path }
+        return f.object.path + " (being laid out when \(warning.domain ?? "the toolkit") warned)"
+    }
+
     /// `1 report (+4 suppressed)`
     static func reports(_ f: Finding) -> String {
         var text = "\(f.reportCount) report\(f.reportCount == 1 ? "" : "s")"
@@ -42,10 +50,14 @@ enum FindingText {
         (frame.displayName, frame.primary?.shortLocation ?? "", frame.moduleName ?? "?")
     }
 
-    /// `no loops found`, or `2 findings: 1 layout-storm, 1 layout-streak`.
+    /// `no loops found`, or `2 findings: 1 layout-storm, 1 layout-streak`; when not everything was
+    /// seen (``Analysis/unseen``) and nothing was found, `nothing seen` or `no findings in what was
+    /// seen`: never a clean result for a run LoopHunter did not see.
     static func headline(_ a: Analysis) -> String {
         guard !a.findings.isEmpty else {
-            return "no loops found" + (a.suppressed.map { $0.isEmpty ? "" : " (\($0.count) suppressed)" } ?? "")
+            let suppressed = a.suppressed.map { $0.isEmpty ? "" : " (\($0.count) suppressed)" } ?? ""
+            if a.sawEverything { return "no loops found" + suppressed }
+            return (a.processes.isEmpty && a.reportCount == 0 ? "nothing seen" : "no findings in what was seen") + suppressed
         }
         var kinds: [(ReportKind, Int)] = []
         for f in a.findings {

@@ -31,6 +31,11 @@ public struct HTMLFormatter: FindingsFormatter {
             "</header>",
             "<main>",
         ]
+        if let unseen = a.unseen {
+            out += ["<section class=\"problems unseen\">", "<h2>Not seen</h2>", "<ul>"]
+            out += unseen.map { "<li>\(MarkupText.escape($0))</li>" }
+            out += ["</ul>", "</section>"]
+        }
         if !a.findings.isEmpty {
             out += summaryTable(a.findings)
             for (number, finding) in zip(1..., a.findings) { out += section(finding, number: number) }

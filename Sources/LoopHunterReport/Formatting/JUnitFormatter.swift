@@ -1,7 +1,9 @@
 /// JUnit XML, for CI dashboards: one suite `loophunter` with one failing test case per finding
 /// (`loophunter.<kind>`, named `<object> at <app location>`, the failure's text giving the details
-/// and the stack), or a single passing case `no layout loops` when there is none. Files that could
-/// not be read are `<system-err>` lines; the headline and processes are `<system-out>`.
+/// and the stack), or a single passing case `no layout loops` when there is none. When LoopHunter
+/// did not see everything (``Analysis/unseen``), a failing case `loophunter.not-seen` says what, and
+/// there is no passing case. Files that could not be read are `<system-err>` lines; the headline and
+/// processes are `<system-out>`.
 ///
 /// No XML package is a dependency of this project, so the document is built as strings, every
 /// piece of text through the one escaper, ``MarkupText/escape(_:escapingApostrophes:)``, with
@@ -49,20 +51,28 @@ public struct JUnitFormatter: FindingsFormatter {
         return out.joined(separator: "\n") + "\n"
     }
 
-    /// One failed case per finding (a passing "no layout loops" case when there is none), then one
+    /// A failed "not seen" case when LoopHunter did not see everything, one failed case per finding
+    /// (a passing "no layout loops" case when there is none and everything was seen), then one
     /// skipped case per suppressed finding.
     func testCases(_ a: Analysis) -> [JUnitTestCase] {
-        findingCases(a) + (a.suppressed ?? []).map { s in
+        var unseen: [JUnitTestCase] = []
+        if let sentences = a.unseen, let first = sentences.first {
+            unseen = [JUnitTestCase(classname: "loophunter.not-seen", name: "LoopHunter saw the program",
+                                    failure: JUnitFailure(message: first, type: "not-seen", lines: sentences))]
+        }
+        let suppressed = (a.suppressed ?? []).map { s in
             JUnitTestCase(classname: "loophunter.\(s.finding.kind.rawValue)",
                           name: "\(s.finding.object.label) at \(FindingText.place(s.finding)) [\(s.finding.id)]",
                           failure: nil, skipped: "suppressed " + FindingText.suppressedRule(s))
         }
+        guard !a.findings.isEmpty else {
+            return (unseen.isEmpty ? [JUnitTestCase(classname: "loophunter", name: "no layout loops", failure: nil)] : unseen)
+                + suppressed
+        }
+        return unseen + findingCases(a) + suppressed
     }
 
     private func findingCases(_ a: Analysis) -> [JUnitTestCase] {
-        guard !a.findings.isEmpty else {
-            return [JUnitTestCase(classname: "loophunter", name: "no layout loops", failure: nil)]
-        }
         let names = a.findings.map { "\($0.object.label) at \(FindingText.place($0))" }
         let keys = zip(a.findings, names).map { "loophunter.\($0.kind.rawValue)\u{0}\($1)" }
         return zip(a.findings, zip(names, keys)).map { f, nameAndKey in
@@ -80,7 +90,7 @@ public struct JUnitFormatter: FindingsFormatter {
         var lines = [f.title]
         func row(_ label: String, _ value: String) { lines.append(label.padding(toLength: 9, withPad: " ", startingAt: 0) + value) }
         if let location = FindingText.location(f.appFrame) { row("where", location) }
-        row("view", f.object.path)
+        row("view", FindingText.view(f))
         if f.objects.count > 1 { row("also", f.objects.dropFirst().map(\.label).joined(separator: ", ")) }
         if !f.members.isEmpty { row("loop", FindingText.members(f)) }
         row("seen", FindingText.seen(f))

@@ -14,6 +14,9 @@ public struct MarkdownFormatter: FindingsFormatter {
     public func format(_ a: Analysis) -> String {
         var out = ["## LoopHunter: \(MarkdownText.text(FindingText.headline(a)))", ""]
         out.append("In \(MarkdownText.code(a.directory)): \(FindingText.totals(a)).")
+        if let unseen = a.unseen {
+            out += ["", "**Not seen:**", ""] + unseen.map { "- " + MarkdownText.text($0) }
+        }
         if !a.findings.isEmpty {
             out += [""] + table(a.findings)
             for (number, finding) in zip(1..., a.findings) {
@@ -73,7 +76,7 @@ public struct MarkdownFormatter: FindingsFormatter {
         var lines = ["### \(number). \(FindingText.mark(f.severity)) \(MarkdownText.text(f.kind.rawValue)): \(MarkdownText.text(f.title))", ""]
         func item(_ label: String, _ value: String) { lines.append("- **\(label):** \(value)") }
         if let location = FindingText.location(f.appFrame) { item("where", MarkdownText.code(location)) }
-        item("view", MarkdownText.text(f.object.path))
+        item("view", MarkdownText.text(FindingText.view(f)))
         if f.objects.count > 1 { item("also", MarkdownText.text(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
         if !f.members.isEmpty { item("loop", MarkdownText.text(FindingText.members(f))) }
         item("seen", MarkdownText.text(FindingText.seen(f)))

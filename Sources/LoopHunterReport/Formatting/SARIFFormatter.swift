@@ -35,7 +35,8 @@ public struct SARIFFormatter: FindingsFormatter {
         for f in a.findings + suppressed.map(\.finding) where !kinds.contains(f.kind) { kinds.append(f.kind) }
         let driver = SARIFToolComponent(name: "LoopHunter", version: Self.toolVersion,
                                         semanticVersion: Self.toolVersion, rules: kinds.map(SARIFRule.init(kind:)))
-        let notifications = a.problems.map { SARIFNotification(level: "warning", message: SARIFMessage(text: $0)) }
+        let notifications = (a.unseen ?? []).map { SARIFNotification(level: "error", message: SARIFMessage(text: "not seen: " + $0)) }
+            + a.problems.map { SARIFNotification(level: "warning", message: SARIFMessage(text: $0)) }
         let run = SARIFRun(
             tool: SARIFTool(driver: driver),
             invocations: [SARIFInvocation(executionSuccessful: true,
@@ -51,7 +52,7 @@ public struct SARIFFormatter: FindingsFormatter {
     }
 
     private func result(_ f: Finding, ruleIndex: Int) -> SARIFResult {
-        var text = "\(f.title). \(FindingText.reports(f)). View: \(f.object.path)."
+        var text = "\(f.title). \(FindingText.reports(f)). View: \(FindingText.view(f))."
         if !f.members.isEmpty { text += " Loop: \(FindingText.members(f))." }
         for (label, value) in FindingText.memoryRows(f, sparkline: false) + FindingText.healthRows(f) {
             text += " \(label.prefix(1).uppercased() + label.dropFirst()): \(value)."
@@ -74,7 +75,7 @@ public struct SARIFFormatter: FindingsFormatter {
             properties: SARIFResultProperties(
                 kind: f.kind.rawValue, hook: f.hook, count: f.count, threshold: f.threshold, countUnit: f.countUnit,
                 reportCount: f.reportCount, suppressed: f.suppressed, processes: f.processes, threads: f.threads,
-                firstSeen: f.firstSeen, lastSeen: f.lastSeen, view: f.object.path, objects: f.objects.map(\.label),
+                firstSeen: f.firstSeen, lastSeen: f.lastSeen, view: FindingText.view(f), objects: f.objects.map(\.label),
                 reportFiles: f.reportPaths, alloc: f.alloc.map(SARIFAllocProperties.init),
                 health: SARIFHealthProperties(f)))
     }

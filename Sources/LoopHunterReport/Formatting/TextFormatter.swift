@@ -17,6 +17,7 @@ public struct TextFormatter: FindingsFormatter {
         let processCount = a.processes.count
         out.append(style.bold("LoopHunter: \(FindingText.headline(a))") + " in \(a.directory) "
                    + "(\(a.reportCount) report\(a.reportCount == 1 ? "" : "s"), \(processCount) process\(processCount == 1 ? "" : "es"))")
+        for sentence in a.unseen ?? [] { out.append(style.yellow("  not seen: ") + FindingText.oneLine(sentence)) }
         for finding in a.findings {
             out.append("")
             out += blockLines(finding, style: style)
@@ -59,7 +60,7 @@ public struct TextFormatter: FindingsFormatter {
             lines.append("   " + style.dim(label.padding(toLength: 9, withPad: " ", startingAt: 0)) + value)
         }
         if let location = FindingText.location(f.appFrame) { row("where", style.cyan(clean(location))) }
-        row("view", clean(f.object.path))
+        row("view", clean(FindingText.view(f)))
         if f.objects.count > 1 { row("also", clean(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
         if !f.members.isEmpty { row("loop", clean(FindingText.members(f))) }
         row("seen", clean(FindingText.seen(f)))

@@ -29,8 +29,20 @@ extension ReportKind {
             guard let warning = report.warning else { return ReportKind.allocStorm.title(object: object, report: report) }
             return "\(warning.domain ?? "toolkit") \(warning.level): \(warning.message)"
         case .allocStorm:
+            let byBytes = report.countUnit.hasPrefix("bytes")
+            // The count is the thread's, in the iteration. The object is blamed for it only when its
+            // own layouts allocated at least as much (``ReportAlloc/object``); else it is where the
+            // limit was crossed, and the title says so rather than contradict the report's figures.
+            if object.type != Self.noLayoutRunning, let own = report.alloc?.object,
+               (byBytes ? own.bytes : own.calls) < report.count {
+                if byBytes {
+                    return "\(ByteCount(report.count)) allocated in one iteration during the layout of \(object.label) "
+                        + "(limit \(ByteCount(report.threshold)))"
+                }
+                return "\(report.count) allocations in one iteration during the layout of \(object.label) (limit \(report.threshold))"
+            }
             let who = object.type == Self.noLayoutRunning ? "code outside any layout" : object.label
-            if report.countUnit.hasPrefix("bytes") {
+            if byBytes {
                 return "\(who) allocated \(ByteCount(report.count)) in one iteration (limit \(ByteCount(report.threshold)))"
             }
             return "\(who) made \(report.count) allocations in one iteration (limit \(report.threshold))"

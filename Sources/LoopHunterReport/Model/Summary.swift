@@ -44,6 +44,12 @@ public struct Summary: Codable, Sendable, Equatable {
     public let timers: SummaryTimers?
     /// The seccomp sandbox the process entered (schema 1.4): nil when it entered none.
     public let sandbox: SummarySandbox?
+    /// What the summary is: `running` (a snapshot written while the process ran), `exited`,
+    /// `_exit` or `exec` (written as it ended that way); nil in files of preloads that wrote a
+    /// summary only at exit.
+    public let state: String?
+    /// The GApplication the process ran (schema 1.5): nil when it ran none, and in older files.
+    public let gapplication: SummaryGApplication?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, id
@@ -63,6 +69,6 @@ public struct Summary: Codable, Sendable, Equatable {
         case table, reports, fingerprints, gtk, alloc, stalls, windows
         case windowsTruncated = "windows_truncated"
         case windowMs = "window_ms"
-        case timers, sandbox
+        case timers, sandbox, state, gapplication
     }
 }

@@ -20,7 +20,10 @@ struct LoopHunterCommand: AsyncParsableCommand {
               loophunter doctor
 
             Exit status: 0 success; 1 some report files could not be read; 2 the report directory or \
-            the preload is unusable; 3 findings with --fail-on-breach; 64 a bad command line; 75 `ship`: \
+            the preload is unusable; 3 findings with --fail-on-breach; 4 LoopHunter did not see the program \
+            (`report`: a directory with no summary and no report; `run --fail-on-breach`: the program \
+            left no summary, crashed, never loaded the preload, handed off to a running instance, or ran \
+            no event loop); 64 a bad command line; 75 `ship`: \
             reports still pending (run again); 126/127 \
             the program cannot be run / is not found. `run` otherwise exits with the program's status \
             (128+N when a signal N killed it).

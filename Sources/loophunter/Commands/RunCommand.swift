@@ -21,9 +21,16 @@ struct RunCommand: ParsableCommand {
               loophunter run --dir /tmp/lh --format junit -o lh.xml -- ./app
               loophunter run --ship http://collector:4318 -- ./app
 
-            Exit status: the program's (128+N when signal N killed it); 3 when it exited 0 but \
-            something was found and --fail-on-breach is given; 2 when the preload or the report \
-            directory cannot be used; 126/127 when the program cannot be run / is not found.
+            When the program it started left no summary (killed: SIGSEGV, SIGKILL, a CI timeout's \
+            SIGTERM), only a snapshot, never loaded the preload (LD_PRELOAD reset, a static or \
+            set-user-ID program), handed its command line to an instance already running (a \
+            GApplication such as gedit), or no process ran an event loop LoopHunter saw, it says so \
+            by name and cause ("not seen: ..."), never "no loops found".
+
+            Exit status: the program's (128+N when signal N killed it); when it exited 0 and \
+            --fail-on-breach is given, 3 when something was found, 4 when LoopHunter did not see \
+            the program (as above); 2 when the preload or the report directory cannot be used; \
+            126/127 when the program cannot be run / is not found.
             """)
 
     @Option(help: "Layouts of one object in one iteration that count as a loop (\(PreloadSetting.threshold.limits)).")
@@ -119,13 +126,16 @@ struct RunCommand: ParsableCommand {
             }
         }
 
-        let status: Int32
+        let pid: Int
+        let end: ProgramEnd
+        var unreachable: String?
         do {
             let runner = ProgramRunner(arguments: command, environment: environment(preload: preloadPath, dir: reportDirectory))
             if let executable = try? runner.resolve(command[0]), let problem = PreloadReach.problem(executable: executable) {
                 Diagnostics.say(problem)
+                unreachable = PreloadReach.shortReason(executable: executable)
             }
-            status = try runner.run()
+            (pid, end) = try runner.run()
         } catch {
             switch error {
             case .notFound(let name):
@@ -143,10 +153,18 @@ struct RunCommand: ParsableCommand {
         // What a sandboxed process could only append to its spool becomes report files now.
         SpoolUnpacker.unpack(directory: reportDirectory)
         liveShipping?.finish()
-        let reportStatus = ReportPipeline(directory: reportDirectory, options: output, defaultDescriptor: 2).execute()
+        // The verdict: what LoopHunter saw of the program it started, from how it ended and what
+        // the directory holds. A run it did not see is never called clean.
+        let command = self.command
+        let outcome = ReportPipeline(directory: reportDirectory, options: output, defaultDescriptor: 2).execute { collection in
+            RunVerdict.judge(command: command, pid: pid, end: end, summaries: collection.summaries.map(\.summary),
+                             reportCount: collection.reports.count, preloadProblem: unreachable)
+        }
         Diagnostics.say("reports are in \(reportDirectory)")
+        let status = end.shellStatus
         if status != 0 { throw ExitStatus.exit(status) }
-        if reportStatus == ExitStatus.findings || reportStatus == ExitStatus.unusable { throw ExitStatus.exit(reportStatus) }
+        if outcome.status == ExitStatus.findings || outcome.status == ExitStatus.unusable { throw ExitStatus.exit(outcome.status) }
+        if output.failOnBreach && outcome.blind { throw ExitStatus.exit(ExitStatus.notSeen) }
     }
 
     /// This process's environment with the preload first in LD_PRELOAD and the options' variables.

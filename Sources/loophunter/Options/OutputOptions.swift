@@ -19,7 +19,7 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("SARIF: give source files relative to this directory (your repository).", valueName: "dir"))
     var sourceRoot: String?
 
-    @Flag(name: .long, help: "Exit with status 3 when anything was found (a CI gate); suppressed findings do not count.")
+    @Flag(name: .long, help: "Exit with status 3 when anything not suppressed was found (a CI gate); with run, 4 when LoopHunter did not see the program.")
     var failOnBreach = false
 
     @Option(name: .long, help: ArgumentHelp("""

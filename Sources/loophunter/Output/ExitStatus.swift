@@ -9,6 +9,12 @@ enum ExitStatus {
     static let unusable: Int32 = 2
     /// Findings, with --fail-on-breach.
     static let findings: Int32 = 3
+    /// LoopHunter did not see the program: `report` on a directory with no summary and no report
+    /// (and no file it could not read, which is status 1);
+    /// `run --fail-on-breach` when the program it started left no summary (killed, crashed), only a
+    /// snapshot, never loaded the preload, handed off to a running instance, or no process ran an
+    /// event loop LoopHunter saw (and nothing was found).
+    static let notSeen: Int32 = 4
     /// `ship`: some reports are still pending (the collector could not be reached in time, or
     /// answered with an error OTLP does not retry); running it again sends them (EX_TEMPFAIL).
     static let stillPending: Int32 = 75

@@ -4,7 +4,7 @@ import LoopHunterCLISupport
 
 /// Runs the program under test as a child: its stdin, stdout and stderr are loophunter's; signals
 /// sent to loophunter by other processes are forwarded to it (terminal signals reach it directly);
-/// its exit status is returned as a shell would report it (128+N when signal N killed it).
+/// returns its pid and how it ended (``ProgramEnd``: its shell status is 128+N when signal N killed it).
 struct ProgramRunner {
     let arguments: [String]
     let environment: [String: String]
@@ -15,7 +15,7 @@ struct ProgramRunner {
         case cannotStart(String, String)
     }
 
-    func run() throws(Failure) -> Int32 {
+    func run() throws(Failure) -> (pid: Int, end: ProgramEnd) {
         let executable = try resolve(arguments[0])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -30,7 +30,9 @@ struct ProgramRunner {
         }
         lh_relay_set_child(process.processIdentifier)
         process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let end: ProgramEnd = process.terminationReason == .uncaughtSignal
+            ? .killed(process.terminationStatus) : .exited(process.terminationStatus)
+        return (Int(process.processIdentifier), end)
     }
 
     /// The program's file: a name with a slash is a path; otherwise it is looked up on PATH, as a

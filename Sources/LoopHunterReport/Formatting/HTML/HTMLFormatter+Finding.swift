@@ -10,7 +10,7 @@ extension HTMLFormatter {
         ]
         func fact(_ label: String, _ html: String) { out.append("<dt>\(label)</dt><dd>\(html)</dd>") }
         if let location = FindingText.location(f.appFrame) { fact("where", "<code>\(MarkupText.escape(location))</code>") }
-        fact("view", MarkupText.escape(f.object.path))
+        fact("view", MarkupText.escape(FindingText.view(f)))
         if f.objects.count > 1 { fact("also", MarkupText.escape(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
         if !f.members.isEmpty { fact("loop", MarkupText.escape(FindingText.members(f))) }
         fact("seen", MarkupText.escape(FindingText.seen(f)))
