@@ -19,6 +19,8 @@ enum Native {
     /// Host programs of the end-to-end tests (Tests/Programs).
     static let probe = release.appendingPathComponent("test-programs/lh-probe").path
     static let poller = release.appendingPathComponent("test-programs/lh-poller").path
+    /// A toykit loop left by _exit, exec, vfork... (Tests/Programs/lh_leave.c).
+    static let leave = release.appendingPathComponent("test-programs/lh-leave").path
 
     /// The toykit scenarios, as `toykit-demo --list` prints them.
     static let scenarios = ["healthy", "loop", "capped-loop", "oscillate", "alloc-storm", "leak", "threads", "fork",
