@@ -13,6 +13,8 @@
 #   lh-late-gtk                       GTK 3 dlopened RTLD_LOCAL after start-up (Tests/Programs/late)
 #   gtk3-layout-warning               GTK 3 warns during a widget's layout, naming no widget
 #   lh-gapp                           a single-instance GApplication (GIO only): the second one hands off
+#   gtk3-windows                      hidden windows, popups, a dialog GTK shows itself; 270 windows shown
+#   tk-hello                          a Tk program: a toolkit LoopHunter names but does not support
 # Each GTK program runs ~3 s under `xvfb-run -a`, exits 0 and prints one line ("<name>: done").
 # LH_GROUND_TRUTH=/path makes it write its own layout counts; see Tests/Programs/gtk/lh_gtk_truth.h.
 #
@@ -71,5 +73,12 @@ read -r -a gio <<<"$(pkg-config --cflags --libs gio-2.0)"
 "$cc" "${flags[@]}" "$src/gapp_handoff.c" "${gio[@]}" -o "$out/lh-gapp.tmp" && mv -f "$out/lh-gapp.tmp" "$out/lh-gapp"
 # GTK loaded late: a C program linked to libc only that dlopens libgtk-3 RTLD_LOCAL after main.
 "$cc" "${flags[@]}" Tests/Programs/late/late_gtk.c -ldl -o "$out/lh-late-gtk"
+# A toolkit LoopHunter does not support, for the summary's naming of toolkits: Tk (tk-dev).
+if pkg-config --exists tk; then
+  read -r -a tk <<<"$(pkg-config --cflags --libs tk)"
+  "$cc" "${flags[@]}" Tests/Programs/tk/tk_hello.c "${tk[@]}" -o "$out/tk-hello"
+else
+  echo "build-gtk-programs: pkg-config cannot find Tk; tk-hello is not built (apt-get install tk-dev)" >&2
+fi
 install -m 0755 "$src/run-for.sh" "$out/run-for.sh"
 echo "build-gtk-programs: built $(ls "$out" | wc -l) programs into $out"

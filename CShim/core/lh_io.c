@@ -189,8 +189,10 @@ static int write_all(int fd, const char *data, size_t len) {
     return 0;
 }
 
-int lh_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,
-                         char *scratch, size_t scratch_size) {
+/* Both writers: `replace` renames over an existing file; `tag` (0: none) is put in the name of
+ * the temporary. */
+static int write_file(const char *dir, const char *name, bool replace, unsigned tag, const char *data,
+                      size_t len, char *scratch, size_t scratch_size) {
     int saved = errno;
     lh_buf tmp, final;
     size_t half = scratch_size / 2;
@@ -199,6 +201,10 @@ int lh_write_file_atomic(const char *dir, const char *name, const char *data, si
     lh_buf_put(&tmp, dir);
     lh_buf_put(&tmp, "/.");
     lh_buf_put(&tmp, name);
+    if (tag != 0) {
+        lh_buf_putc(&tmp, '.');
+        lh_buf_u64(&tmp, tag);
+    }
     lh_buf_put(&tmp, ".tmp");
     lh_buf_put(&final, dir);
     lh_buf_putc(&final, '/');
@@ -213,7 +219,11 @@ int lh_write_file_atomic(const char *dir, const char *name, const char *data, si
     }
     result = write_all(fd, data, len);
     if (close(fd) != 0 && result == 0 && errno != EINTR) result = -errno;
-    if (result == 0) {
+    if (result == 0 && replace) {
+        /* rename(2) replaces atomically: a reader sees the old file or the new one, whole. */
+        if (rename(tmp.data, final.data) == 0) goto out;
+        result = -errno;
+    } else if (result == 0) {
         /* Never replace an existing file: a planted or older file of the same name stays. */
         if (renameat2(AT_FDCWD, tmp.data, AT_FDCWD, final.data, RENAME_NOREPLACE) == 0) goto out;
         if (errno == EINVAL || errno == ENOSYS) {
@@ -227,4 +237,14 @@ int lh_write_file_atomic(const char *dir, const char *name, const char *data, si
 out:
     errno = saved;
     return result;
+}
+
+int lh_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,
+                         char *scratch, size_t scratch_size) {
+    return write_file(dir, name, false, 0, data, len, scratch, scratch_size);
+}
+
+int lh_replace_file_atomic(const char *dir, const char *name, unsigned tag, const char *data, size_t len,
+                           char *scratch, size_t scratch_size) {
+    return write_file(dir, name, true, tag, data, len, scratch, scratch_size);
 }

@@ -58,6 +58,23 @@ size_t lh_modules_ranges_named(const char names[][64], size_t name_count, lh_ran
     return c.found;
 }
 
+typedef struct each_ctx {
+    void (*fn)(const char *path, void *ctx);
+    void *ctx;
+} each_ctx;
+
+static int each_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    each_ctx *c = arg;
+    c->fn(info->dlpi_name != NULL ? info->dlpi_name : "", c->ctx);
+    return 0;
+}
+
+void lh_modules_each(void (*fn)(const char *path, void *ctx), void *ctx) {
+    each_ctx c = {fn, ctx};
+    dl_iterate_phdr(each_cb, &c);
+}
+
 typedef struct segments_ctx {
     lh_range *out;
     size_t max, found;

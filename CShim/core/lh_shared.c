@@ -33,3 +33,21 @@ const char *lh_kind_name_at(size_t index) { return index < LH_KIND_COUNT ? lh_ki
 const char *lh_family_name_at(size_t index) { return index < LH_FAMILY_COUNT ? lh_family_names[index] : NULL; }
 
 int lh_family_selectable_at(size_t index) { return index < LH_FAMILY_COUNT && lh_family_selectable[index]; }
+
+static const struct {
+    const char *library, *name;
+    int supported;
+} known_toolkits[] = {
+#define LH_TOOLKIT_ROW(library, name, supported) {library, name, supported},
+    LH_KNOWN_TOOLKITS(LH_TOOLKIT_ROW)
+#undef LH_TOOLKIT_ROW
+};
+#define KNOWN_TOOLKIT_COUNT (sizeof known_toolkits / sizeof known_toolkits[0])
+
+const char *lh_toolkit_name_at(size_t index) { return index < KNOWN_TOOLKIT_COUNT ? known_toolkits[index].name : NULL; }
+
+const char *lh_toolkit_library_at(size_t index) {
+    return index < KNOWN_TOOLKIT_COUNT ? known_toolkits[index].library : NULL;
+}
+
+int lh_toolkit_supported_at(size_t index) { return index < KNOWN_TOOLKIT_COUNT && known_toolkits[index].supported; }

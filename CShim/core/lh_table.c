@@ -7,6 +7,7 @@
 #include "lh_table.h"
 
 #include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
 
 int lh_table_init(lh_table *t, uint64_t capacity) {
@@ -46,6 +47,10 @@ void lh_table_clear(lh_table *t) {
     madvise(t->allocs, (size_t)t->capacity * sizeof(lh_slot_alloc), MADV_DONTNEED);
     lh_store_relaxed(&t->used, 0);
     lh_store_relaxed(&t->dropped, 0);
+    lh_store_relaxed(&t->destroyed, 0);
+    /* (after fork: single-threaded, nobody writes them) */
+    memset(&t->gone_laid_out, 0, sizeof t->gone_laid_out);
+    memset(&t->gone_allocators, 0, sizeof t->gone_allocators);
 }
 
 lh_slot *lh_table_slot_probe(lh_table *t, uint64_t key) {
@@ -71,6 +76,83 @@ lh_slot *lh_table_slot_probe(lh_table *t, uint64_t key) {
     return NULL;
 }
 
+/* ---- destroyed objects that mattered (see lh_table.h for the memory order) ------------------------ */
+
+static void gone_keep(lh_gone_list *list, uint64_t rank, uint64_t key, const char *type, uint64_t calls,
+                      uint64_t bytes, uint64_t alloc_calls) {
+    if (rank == 0 || rank <= lh_load_relaxed(&list->floor)) return;
+    for (int attempt = 0; attempt < LH_GONE_TRIES; attempt++) {
+        size_t least = 0;
+        uint64_t least_rank = UINT64_MAX, next_rank = UINT64_MAX;
+        for (size_t i = 0; i < LH_GONE_KEPT; i++) {
+            uint64_t r = lh_load_relaxed(&list->entries[i].rank);
+            if (r < least_rank) {
+                next_rank = least_rank;
+                least_rank = r;
+                least = i;
+            } else if (r < next_rank) {
+                next_rank = r;
+            }
+        }
+        if (rank <= least_rank) {
+            lh_max_relaxed(&list->floor, least_rank); /* the list is full of higher ranks */
+            return;
+        }
+        lh_gone *e = &list->entries[least];
+        uint32_t seq = lh_load_relaxed(&e->seq);
+        /* acquire: the previous writer's fields are behind us before we overwrite them. */
+        if ((seq & 1u) != 0 || !lh_cas_acquire(&e->seq, &seq, seq + 1)) continue;
+        if (lh_load_relaxed(&e->rank) != least_rank) { /* replaced meanwhile: look again */
+            lh_store_release(&e->seq, seq + 2);
+            continue;
+        }
+        /* release fence: a reader that sees any field below also sees seq odd. */
+        atomic_thread_fence(memory_order_release);
+        lh_store_relaxed(&e->rank, rank);
+        lh_store_relaxed(&e->key, key);
+        lh_store_relaxed(&e->type, type);
+        lh_store_relaxed(&e->calls, calls);
+        lh_store_relaxed(&e->alloc_bytes, bytes);
+        lh_store_relaxed(&e->alloc_calls, alloc_calls);
+        /* release: publishes the fields with the even seq. */
+        lh_store_release(&e->seq, seq + 2);
+        uint64_t least_now = rank < next_rank ? rank : next_rank;
+        if (least_now != 0 && least_now != UINT64_MAX) lh_max_relaxed(&list->floor, least_now);
+        return;
+    }
+}
+
+bool lh_gone_read(const lh_gone_list *list, size_t i, lh_gone_copy *out) {
+    const lh_gone *e = &list->entries[i];
+    /* acquire: pairs with the writer's release store of the even seq. */
+    uint32_t before = lh_load_acquire(&e->seq);
+    if ((before & 1u) != 0) return false;
+    out->rank = lh_load_relaxed(&e->rank);
+    out->key = lh_load_relaxed(&e->key);
+    out->type = lh_load_relaxed(&e->type);
+    out->calls = lh_load_relaxed(&e->calls);
+    out->alloc_bytes = lh_load_relaxed(&e->alloc_bytes);
+    out->alloc_calls = lh_load_relaxed(&e->alloc_calls);
+    /* acquire fence: the loads above happen before seq is read again (pairs with the writer's
+     * release fence). */
+    atomic_thread_fence(memory_order_acquire);
+    return lh_load_relaxed(&e->seq) == before && out->rank != 0;
+}
+
+lh_slot *lh_table_find(lh_table *t, const void *object, unsigned hook) {
+    if (t->slots == NULL) return NULL;
+    uint64_t key = lh_table_key(object, hook);
+    uint64_t i = lh_table_hash(key) & t->mask;
+    uint64_t probes = t->capacity < LH_TABLE_MAX_PROBE ? t->capacity : LH_TABLE_MAX_PROBE;
+    for (uint64_t n = 0; n < probes; n++, i = (i + 1) & t->mask) {
+        /* acquire: pairs with the claiming CAS. */
+        uint64_t k = lh_load_acquire(&t->slots[i].key);
+        if (k == key) return &t->slots[i];
+        if (k == 0) return NULL;
+    }
+    return NULL;
+}
+
 bool lh_table_forget(lh_table *t, const void *object, unsigned hook) {
     if (t->slots == NULL) return false;
     uint64_t key = lh_table_key(object, hook);
@@ -82,6 +164,15 @@ bool lh_table_forget(lh_table *t, const void *object, unsigned hook) {
         uint64_t k = lh_load_acquire(&s->key);
         if (k == 0) return false;
         if (k != key) continue;
+        /* What mattered of it stays among the destroyed objects kept for the summary. */
+        uint64_t total = lh_load_relaxed(&s->total);
+        if (total != 0) {
+            const char *type = lh_load_relaxed(&s->type);
+            uint64_t bytes = lh_load_relaxed(&t->allocs[i].bytes), calls = lh_load_relaxed(&t->allocs[i].calls);
+            lh_add_relaxed(&t->destroyed, 1); /* statistic */
+            gone_keep(&t->gone_laid_out, total, key, type, total, bytes, calls);
+            gone_keep(&t->gone_allocators, bytes, key, type, total, bytes, calls);
+        }
         /* The key stays (the slot is the object's home for the next one at this address); its
          * counts and detector state go back to a new slot's. relaxed: like the counting itself,
          * owned by the thread that lays the object out (and finalizes it). */

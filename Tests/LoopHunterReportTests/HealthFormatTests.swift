@@ -21,7 +21,10 @@ struct HealthFormatTests {
         #expect(plain.contains("stall    2500 ms, over (the thread returned to its loop); stack sampled 1701 ms in, by signal on the thread itself, while running"))
         #expect(plain.contains("by scan from outside"))
         #expect(plain.contains("created  (where the source was created; ▶ your code)"))
-        #expect(plain.contains("Windows of pid 5202 gtk3-health (time to first frame, limit 2000 ms):"))
+        #expect(plain.contains("Windows of pid 5202 gtk3-health (time to first frame, limit 2000 ms); 5 windows made: 3 listed, 2 never shown:"))
+        #expect(plain.contains("pid 5202 gtk3-health: toolkit GTK 3; 116 iterations, 71 layouts, 7 objects (widgets) of 3 classes tracked"),
+                "schema 1.5: the toolkit and what was tracked")
+        #expect(plain.contains("pid 5101 toykit-demo: 1"), "a 1.3 summary names no toolkit")
         #expect(plain.contains("never painted (waited 1500 ms)"))
         #expect(plain.contains("2 stalls (longest 2500 ms)") && plain.contains("timers: 640 created, 114 destroyed, 526 live"))
 

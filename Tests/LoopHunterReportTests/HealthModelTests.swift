@@ -69,6 +69,39 @@ struct HealthModelTests {
         #expect(overview.stallCount == 0 && overview.timers?.created == 640)
     }
 
+    @Test("schema 1.5 summaries: state, toolkits, objects tracked, destroyed objects, window counts; older ones read them as nil")
+    func summaryKeepsWhatWasSeen() throws {
+        let gtk = try HealthFixtures.summary("summary-5202-2f2f000a.json")
+        #expect(gtk.version == "1.5" && gtk.state == "exited" && gtk.updated == gtk.ended)
+        #expect(gtk.toolkits == [SummaryToolkit(name: "GTK 3", library: "/usr/lib/x86_64-linux-gnu/libgtk-3.so.0", supported: true)])
+        #expect(gtk.objectsTracked == 7 && gtk.classesTracked == 3 && gtk.classesTruncated == false && gtk.objectsDestroyed == 1)
+        #expect(gtk.topObjects?.filter { $0.destroyed == true }.map(\.calls) == [41])
+        let windows = try #require(gtk.windows)
+        #expect(UInt64(windows.count) + (gtk.windowsNeverShown ?? 0) + (gtk.windowsDropped ?? 0) == gtk.windowsSeen)
+        #expect(gtk.windowsPopups == 4 && gtk.windowsLimit == 256)
+        let overview = ProcessOverview(gtk)
+        #expect(overview.state == "exited" && overview.toolkits?.first?.name == "GTK 3" && overview.objectsTracked == 7)
+
+        // A 1.4 preload wrote null as a never-painted window's time to first frame: still read.
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: HealthFixtures.directory
+            .appendingPathComponent("summary-5202-2f2f000a.json"))) as? [String: Any])
+        var listed = try #require(json["windows"] as? [[String: Any]])
+        listed[2]["time_to_first_frame_ms"] = NSNull()
+        json["windows"] = listed
+        json["version"] = "1.4"
+        guard case .summary(let old) = try ReportFile.decode(try JSONSerialization.data(withJSONObject: json), path: "1.4") else {
+            Issue.record("not a summary")
+            return
+        }
+        #expect(old.windows?[2].timeToFirstFrameMs == nil)
+        #expect(ProcessOverview(old).windows?[2].waitedMs == nil)
+
+        let older = try HealthFixtures.summary("summary-5101-1e1e0009.json")
+        #expect(older.version == "1.3" && older.state == nil && older.updated == nil && older.toolkits == nil)
+        #expect(older.objectsTracked == nil && older.windowsSeen == nil)
+        #expect(older.topObjects?.allSatisfy { $0.destroyed == nil } == true)
+    }
+
     @Test("1.0-1.2 files still read: what they lack is nil")
     func olderFiles() throws {
         let collection = try Fixtures.collection()

@@ -23,6 +23,8 @@ package enum Native {
     package static let gtkPrograms = release.appendingPathComponent("test-programs/gtk").path
     /// glibc's debugging allocator, preloaded beside LoopHunter in the allocator tests.
     package static let mallocDebug = "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"
+    /// A toykit loop left by _exit, exec, vfork... (Tests/Programs/lh_leave.c).
+    package static let leave = release.appendingPathComponent("test-programs/lh-leave").path
 
     /// The toykit scenarios, as `toykit-demo --list` prints them.
     package static let scenarios = ["healthy", "loop", "capped-loop", "oscillate", "alloc-storm", "leak", "threads", "fork",

@@ -58,7 +58,14 @@
       "reported")                                                                                  \
     X(timer_fires, "TIMER_FIRES", 200, 2, 100000000,                                               \
       "fires of one timer callback in one event-loop iteration above which a timer-storm is "      \
-      "reported")
+      "reported")                                                                                  \
+    X(summary_interval_ms, "SUMMARY_INTERVAL_MS", 1000, 0, 3600000,                                \
+      "the summary file is rewritten at most this often while the process runs (from an event-loop " \
+      "iteration boundary), so a process that dies, calls _exit or execs leaves what it saw; 0: "  \
+      "written only when the process leaves")                                                      \
+    X(launcher_pid, "LAUNCHER_PID", 0, 0, 4194304,                                                 \
+      "set by `loophunter run` to its own pid: a process whose parent it is always writes a "      \
+      "summary, even one that ran no event loop (0: none)")
 
 /* On/off variables: field, suffix, default, meaning. */
 #define LH_CONFIG_FLAGS(X)                                                                          \

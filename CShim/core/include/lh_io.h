@@ -28,5 +28,11 @@ int lh_dir_prepare(const char *dir, lh_buf *why) LH_HIDDEN;
  * strlen(name) + 16 bytes) holds the two paths. Returns 0 or -errno (the temporary is removed). */
 int lh_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,
                          char *scratch, size_t scratch_size) LH_HIDDEN;
+/* The same, except that an existing `name` is replaced (rename(2): a reader sees the old file or
+ * the new one, whole): for a file this process wrote first with lh_write_file_atomic and keeps
+ * current (its summary). The temporary is `dir`/.`name`.`tag`.tmp (`tag` > 0, e.g. the writing
+ * thread's id), so two writers with different tags never share one. `scratch` as above + 24. */
+int lh_replace_file_atomic(const char *dir, const char *name, unsigned tag, const char *data, size_t len,
+                           char *scratch, size_t scratch_size) LH_HIDDEN;
 
 #endif

@@ -49,6 +49,9 @@ static inline bool lh_ranges_contain(const lh_range *ranges, size_t n, uintptr_t
     return false;
 }
 
+/* Calls `fn` with the path of every loaded module, in load order (the main program's is ""). */
+void lh_modules_each(void (*fn)(const char *path, void *ctx), void *ctx) LH_HIDDEN;
+
 /* The executable range of the module containing `address` (e.g. LoopHunter itself). */
 bool lh_modules_range_of(const void *address, lh_range *out) LH_HIDDEN;
 

@@ -59,6 +59,26 @@ enum {
 #undef LH_FAMILY_MASK
 };
 
+/* GUI toolkits the summary names when their library is loaded (`toolkits`), and `loophunter
+ * doctor` lists: X(library, name, supported). `library`: the start of the library's file name;
+ * `supported`: LoopHunter counts the toolkit's layouts (it has an adapter and hooks for it). A
+ * toolkit built on another (wxWidgets on GTK) is named beside it. */
+#define LH_KNOWN_TOOLKITS(X)                                                                        \
+    X("libgtk-3.so", "GTK 3", 1)                                                                    \
+    X("libgtk-4.so", "GTK 4", 1)                                                                    \
+    X("libtoykit.so", "toykit", 1)                                                                  \
+    X("libgtk-x11-2.0.so", "GTK 2", 0)                                                              \
+    X("libQt5Gui.so", "Qt 5", 0)                                                                    \
+    X("libQt6Gui.so", "Qt 6", 0)                                                                    \
+    X("libtk8.", "Tk", 0)                                                                           \
+    X("libtk.so", "Tk", 0)                                                                          \
+    X("libfltk.so", "FLTK", 0)                                                                      \
+    X("libSDL2-2.0.so", "SDL2", 0)                                                                  \
+    X("libelementary.so", "EFL (Elementary)", 0)                                                    \
+    X("libwx_gtk", "wxWidgets", 0)                                                                  \
+    X("libwx_baseu", "wxWidgets", 0)                                                                \
+    X("libawt_xawt.so", "Java AWT", 0)
+
 /* The tables as data (lh_shared.c), for Swift and for C code that needs a name. */
 extern const char *const lh_kind_names[LH_KIND_COUNT];
 extern const char *const lh_family_names[LH_FAMILY_COUNT];
@@ -70,5 +90,9 @@ const char *lh_family_name(unsigned family);
 const char *lh_kind_name_at(size_t index);
 const char *lh_family_name_at(size_t index);
 int lh_family_selectable_at(size_t index);
+/* The `index`-th row of LH_KNOWN_TOOLKITS: its name and library (NULL past the end), whether supported. */
+const char *lh_toolkit_name_at(size_t index);
+const char *lh_toolkit_library_at(size_t index);
+int lh_toolkit_supported_at(size_t index);
 
 #endif

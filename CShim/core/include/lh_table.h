@@ -53,6 +53,50 @@ typedef struct lh_slot_alloc {
     _Atomic uint64_t calls;
 } lh_slot_alloc;
 
+/* ---- destroyed objects that mattered ----------------------------------------------------------
+ * When an object is forgotten (its toolkit says it was destroyed: lh_table_forget), its figures
+ * would vanish with its slot's counts. The LH_GONE_KEPT destroyed objects laid out most, and the
+ * LH_GONE_KEPT whose layouts allocated most, are kept for the summary, each list ranked by its
+ * figure: a newcomer replaces the entry of least rank when it ranks higher.
+ *
+ * Memory order. Each entry is a seqlock whose writers never wait: a writer takes it by a
+ * compare-and-swap of `seq` from even to odd (acquire), then a release fence, writes the fields
+ * (relaxed), and publishes with a release store of seq + 2. A writer that finds an entry taken
+ * looks again (at most LH_GONE_TRIES times) and otherwise drops its object: a figure may be lost
+ * when two threads destroy objects at the same instant, never torn. A reader (the summary) loads
+ * seq (acquire), the fields (relaxed), then an acquire fence and seq again: the copy is whole when
+ * both are the same even value. `floor`, the least rank of a full list, only rises (relaxed max): a
+ * stale value only makes a writer look at the entries for nothing. */
+#define LH_GONE_KEPT 32
+#define LH_GONE_TRIES 4
+
+typedef struct lh_gone {
+    _Atomic uint32_t seq;
+    uint32_t pad_;
+    _Atomic uint64_t rank;          /* 0: empty */
+    _Atomic uint64_t key;           /* the slot's key: object address | (hook + 1) << 56 */
+    _Atomic(const char *) type;     /* the object's type name (static text of its toolkit) */
+    _Atomic uint64_t calls;         /* its layouts through that hook, over its life */
+    _Atomic uint64_t alloc_bytes;   /* what its layouts allocated */
+    _Atomic uint64_t alloc_calls;
+    uint64_t pad2_;
+} lh_gone;
+_Static_assert(sizeof(lh_gone) == 64, "an entry is one cache line");
+
+typedef struct lh_gone_list {
+    _Atomic uint64_t floor;
+    lh_gone entries[LH_GONE_KEPT];
+} lh_gone_list;
+
+/* A copy of one entry, as the summary reads it. */
+typedef struct lh_gone_copy {
+    uint64_t rank, key, calls, alloc_bytes, alloc_calls;
+    const char *type;
+} lh_gone_copy;
+
+/* Entry `i` of `list`, whole; false when it is empty or was being written. */
+bool lh_gone_read(const lh_gone_list *list, size_t i, lh_gone_copy *out) LH_HIDDEN;
+
 typedef struct lh_table {
     lh_slot *slots;
     lh_slot_alloc *allocs;        /* per slot, same index (mapped lazily: untouched pages cost nothing) */
@@ -63,6 +107,10 @@ typedef struct lh_table {
     uint64_t capacity;
     _Atomic uint64_t used;        /* slots claimed: objects tracked (relaxed counter) */
     _Atomic uint64_t dropped;     /* calls not counted because the table was full (relaxed) */
+    /* Objects forgotten with counts (destroyed after being laid out), and the ones kept of them. */
+    _Atomic uint64_t destroyed;   /* relaxed counter */
+    lh_gone_list gone_laid_out;   /* ranked by layouts */
+    lh_gone_list gone_allocators; /* ranked by bytes allocated in their layouts */
 } lh_table;
 
 /* Maps `capacity` slots (a power of two) with mmap. Returns 0, or -errno. */
@@ -157,8 +205,11 @@ static inline void lh_table_note_size(lh_table *t, const lh_slot *s, uint64_t la
 uint64_t lh_table_size_at(lh_table *t, const lh_slot *s, uint64_t layout_iter) LH_HIDDEN;
 
 /* Forgets (object, hook) if present: its counts and detector state start again from zero, so an
- * object created later at the same address is a new object. Returns whether it was present. */
+ * object created later at the same address is a new object; its figures may be kept among the
+ * destroyed objects that mattered (gone_laid_out, gone_allocators). Returns whether it was present. */
 bool lh_table_forget(lh_table *t, const void *object, unsigned hook) LH_HIDDEN;
+/* The slot of (object, hook) if the table has it (nothing is claimed); NULL otherwise. */
+lh_slot *lh_table_find(lh_table *t, const void *object, unsigned hook) LH_HIDDEN;
 
 static inline uint32_t lh_count_of(uint64_t word) { return (uint32_t)(word & LH_COUNT_MAX); }
 static inline uint64_t lh_epoch_of(uint64_t word) { return word >> LH_COUNT_BITS; }

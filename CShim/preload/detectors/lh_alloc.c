@@ -959,6 +959,40 @@ static void allocator_json(lh_json *j, bool seen) {
     lh_json_end_object(j);
 }
 
+/* The destroyed objects whose layouts allocated most (lh_table.h: at most LH_GONE_KEPT), most
+ * first, chosen by selection (no copy of the list on the stack). */
+static void destroyed_allocators_json(lh_json *j) {
+    const lh_gone_list *list = &lh_proc.table.gone_allocators;
+    uint64_t last_rank = UINT64_MAX;
+    size_t last_index = LH_GONE_KEPT;
+    for (size_t emitted = 0; emitted < LH_GONE_KEPT; emitted++) {
+        lh_gone_copy best = {0}, g;
+        size_t best_index = LH_GONE_KEPT;
+        for (size_t i = 0; i < LH_GONE_KEPT; i++) {
+            if (!lh_gone_read(list, i, &g)) continue;
+            if (!(g.rank < last_rank || (g.rank == last_rank && i > last_index))) continue;
+            if (best_index == LH_GONE_KEPT || g.rank > best.rank) {
+                best = g;
+                best_index = i;
+            }
+        }
+        if (best_index == LH_GONE_KEPT) return;
+        last_rank = best.rank;
+        last_index = best_index;
+        unsigned hook = (unsigned)(best.key >> 56) - 1;
+        lh_json_begin_object(j, NULL);
+        lh_json_hex(j, "address", best.key & ((UINT64_C(1) << 56) - 1));
+        char type[64];
+        lh_json_string(j, "type", lh_saved_text(best.type, type, sizeof type));
+        lh_json_string(j, "hook", hook < LH_HOOK_COUNT ? lh_hooks[hook].name : NULL);
+        lh_json_u64(j, "bytes", best.alloc_bytes);
+        lh_json_u64(j, "calls", best.alloc_calls);
+        lh_json_u64(j, "layouts", best.calls);
+        lh_json_bool(j, "destroyed", true);
+        lh_json_end_object(j);
+    }
+}
+
 static void summary(lh_json *j) {
     if (pool == NULL) {
         lh_json_null(j, "alloc");
@@ -1010,8 +1044,10 @@ static void summary(lh_json *j) {
         lh_json_u64(j, "bytes", top[i].bytes);
         lh_json_u64(j, "calls", top[i].calls);
         lh_json_u64(j, "layouts", top[i].layouts);
+        lh_json_bool(j, "destroyed", false);
         lh_json_end_object(j);
     }
+    destroyed_allocators_json(j);
     lh_json_end_array(j);
     lh_json_end_object(j);
 }

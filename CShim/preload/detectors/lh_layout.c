@@ -204,6 +204,45 @@ static inline bool roll(lh_slot *s, uint32_t calls, uint64_t size_now, uint64_t 
            (streak >= lh_proc.cfg.streak && lh_load_relaxed(&s->reported_streak) == 0);
 }
 
+/* ---- objects and classes tracked ----------------------------------------------------------------
+ * How many distinct objects were laid out over the run (a destroyed one and a new one at its
+ * address are two) and of how many classes, so that a user can see LoopHunter saw the program. Both
+ * are counted when an object is first counted through a hook (lh_layout_named: the cold path of a
+ * new or forgotten slot, never the per-call one): an object is new when no other layout hook has
+ * counts for it; a class is new when its type name (static text of its toolkit: one pointer per
+ * class) is not yet in `classes`, a set claimed by compare-and-swap (lock-free; when it is full,
+ * classes_full says the count is a lower bound). Relaxed: counters and a set of pointers only. */
+#define LH_CLASSES 2048
+static _Atomic(const char *) classes[LH_CLASSES];
+static _Atomic uint64_t objects_seen, classes_seen, classes_full;
+
+static bool other_hook_has(const void *object, unsigned hook) {
+    for (unsigned h = 0; h < LH_HOOK_COUNT; h++) {
+        if (h == hook || !lh_hook_counts_layouts(h)) continue;
+        const lh_slot *s = lh_table_find(&lh_proc.table, object, h);
+        if (s != NULL && lh_load_relaxed(&s->total) != 0) return true;
+    }
+    return false;
+}
+
+static void note_class(const char *type) {
+    if (type == NULL) return;
+    uint64_t h = lh_table_hash((uint64_t)(uintptr_t)type);
+    for (size_t n = 0; n < 64; n++) {
+        _Atomic(const char *) *cell = &classes[(h + n) % LH_CLASSES];
+        const char *seen = lh_load_relaxed(cell);
+        if (seen == type) return;
+        if (seen != NULL) continue;
+        /* relaxed: the pointer is the whole entry. */
+        if (lh_cas_relaxed(cell, &seen, type)) {
+            lh_add_relaxed(&classes_seen, 1);
+            return;
+        }
+        if (seen == type) return;
+    }
+    lh_store_relaxed(&classes_full, 1);
+}
+
 /* The type name of a newly seen object (static text of its toolkit), for the summary. */
 void lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) {
     const lh_toolkit *tk = lh_hooks[hook].toolkit;
@@ -213,6 +252,8 @@ void lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) {
         type = tk != NULL && tk->type_name != NULL ? tk->type_name(object) : NULL;
     }
     lh_store_relaxed(&s->type, type); /* read at exit: relaxed */
+    if (!other_hook_has(object, hook)) lh_add_relaxed(&objects_seen, 1);
+    note_class(type);
 }
 
 static LH_NOINLINE __attribute__((cold)) void note_max(lh_tls *t, lh_layout_thread *r, unsigned hook, const void *object,
@@ -317,8 +358,13 @@ static int init(void) {
 }
 
 static void after_fork(void) {
-    /* Only the forking thread lives on, with a record claimed anew when it next needs one. */
+    /* Only the forking thread lives on, with a record claimed anew when it next needs one. The
+     * child counts its own objects and classes (the table is cleared too). */
     memset(threads, 0, sizeof threads);
+    memset(classes, 0, sizeof classes);
+    lh_store_relaxed(&objects_seen, 0);
+    lh_store_relaxed(&classes_seen, 0);
+    lh_store_relaxed(&classes_full, 0);
     memset(&lh_layout_tls_data, 0, sizeof lh_layout_tls_data);
 }
 
@@ -391,6 +437,43 @@ static void max_json(lh_json *j) {
 
 #define TOP_OBJECTS 64
 
+/* The destroyed objects kept (lh_table.h), most first: at most LH_GONE_KEPT, each marked. Chosen
+ * by selection (no copy of the list on the stack): each pass takes the highest rank below the last. */
+static void gone_json(lh_json *j, const lh_gone_list *list, void (*entry)(lh_json *j, const lh_gone_copy *g)) {
+    uint64_t last_rank = UINT64_MAX;
+    size_t last_index = LH_GONE_KEPT;
+    for (size_t emitted = 0; emitted < LH_GONE_KEPT; emitted++) {
+        lh_gone_copy best = {0}, g;
+        size_t best_index = LH_GONE_KEPT;
+        for (size_t i = 0; i < LH_GONE_KEPT; i++) {
+            if (!lh_gone_read(list, i, &g)) continue;
+            /* strictly after (last_rank, last_index) in (rank desc, index asc) order */
+            bool after = g.rank < last_rank || (g.rank == last_rank && i > last_index);
+            if (!after) continue;
+            if (best_index == LH_GONE_KEPT || g.rank > best.rank) {
+                best = g;
+                best_index = i;
+            }
+        }
+        if (best_index == LH_GONE_KEPT) return;
+        entry(j, &best);
+        last_rank = best.rank;
+        last_index = best_index;
+    }
+}
+
+static void gone_object_json(lh_json *j, const lh_gone_copy *g) {
+    unsigned hook = (unsigned)(g->key >> 56) - 1;
+    lh_json_begin_object(j, NULL);
+    lh_json_hex(j, "address", g->key & ((UINT64_C(1) << 56) - 1));
+    char type[LH_OBJECT_TEXT];
+    lh_json_string(j, "type", lh_saved_text(g->type, type, sizeof type));
+    lh_json_string(j, "hook", hook < LH_HOOK_COUNT ? lh_hooks[hook].name : NULL);
+    lh_json_u64(j, "calls", g->calls);
+    lh_json_bool(j, "destroyed", true);
+    lh_json_end_object(j);
+}
+
 /* The objects laid out most over the run (per hook), from the table: address, type, calls. */
 static void objects_json(lh_json *j) {
     const lh_slot *top[TOP_OBJECTS];
@@ -423,14 +506,20 @@ static void objects_json(lh_json *j) {
         lh_json_string(j, "type", lh_saved_text(lh_load_relaxed(&top[k]->type), type, sizeof type));
         lh_json_string(j, "hook", hook < LH_HOOK_COUNT ? lh_hooks[hook].name : NULL);
         lh_json_u64(j, "calls", lh_load_relaxed(&top[k]->total));
+        lh_json_bool(j, "destroyed", false);
         lh_json_end_object(j);
     }
+    gone_json(j, &lh_proc.table.gone_laid_out, gone_object_json);
     lh_json_end_array(j);
 }
 
 static void summary(lh_json *j) {
     max_json(j);
     objects_json(j);
+    lh_json_u64(j, "objects_destroyed", lh_load_relaxed(&lh_proc.table.destroyed));
+    lh_json_u64(j, "objects_tracked", lh_load_relaxed(&objects_seen));
+    lh_json_u64(j, "classes_tracked", lh_load_relaxed(&classes_seen));
+    lh_json_bool(j, "classes_truncated", lh_load_relaxed(&classes_full) != 0);
 }
 
 /* Every report written on this thread names the thread's layout iteration. */
@@ -444,6 +533,12 @@ static const char unloaded_text[] = "(unloaded)";
 
 /* The per-thread maximum's type name pointed into an unloaded module. */
 static void module_unloaded(bool (*gone)(const void *address)) {
+    /* Class names that pointed there stay counted; the cells are emptied of the stale pointers so
+     * that a class at the same address later is another (relaxed: a set of pointers). */
+    for (size_t i = 0; i < LH_CLASSES; i++) {
+        const char *type = lh_load_relaxed(&classes[i]);
+        if (type != NULL && gone(type)) lh_store_relaxed(&classes[i], (const char *)unloaded_text);
+    }
     size_t high = lh_load_acquire(&lh_proc.records_high);
     for (size_t i = 0; i < high; i++) {
         /* relaxed: read at exit by the summary writer. */

@@ -11,11 +11,23 @@
  * Its inputs (lh_window.h) come from the toolkits' adapters (toolkits/), which know which calls
  * those are; this file knows no toolkit: it asks a window's adapter for its title and frame clock.
  *
- * Runs in hooks on the host's GUI thread (guard held): no allocation (a static table of
- * LH_WINDOWS records, claimed with compare-and-swap), no locks, no stdio. Window records are
- * written by the thread that owns the window (GTK and toykit are single-threaded per window); the
- * summary reads them at exit (relaxed, statistics). A finalized window is forgotten (its adapter
- * calls lh_window_forget), so no dead window is ever called into.
+ * Which windows are listed. A window made and not shown yet (GTK builds dialogs hidden, long before
+ * they are used) waits in a table of its own (LH_WINDOWS_NEW entries: its creation time and stack
+ * only); it becomes one of the LH_WINDOWS window records when it is shown, mapped or painted, and
+ * leaves no trace but a count when it is finalized unshown. Records are never reused: the summary
+ * lists every window shown, mapped or painted, up to LH_WINDOWS per process, and counts exactly
+ * what it does not list: windows_seen (every window made), windows_dropped (made or shown when its
+ * table was full: not followed), windows_never_shown (the rest: made, never shown nor painted).
+ * GTK 3's popup windows (menus, tooltips, combo lists) are not the application's windows: only
+ * counted (windows_popups). So listed + never shown + dropped = seen, and windows_truncated says
+ * dropped > 0.
+ *
+ * Runs in hooks on the host's GUI thread (guard held): no allocation (static tables claimed with
+ * compare-and-swap), no locks, no stdio. Entries and records are written by the thread that owns
+ * the window (GTK and toykit are single-threaded per window); the summary reads them while the
+ * program runs and at exit (relaxed, statistics; a record is complete before its release store
+ * makes it findable). A finalized window is forgotten (its adapter calls lh_window_forget), so no
+ * dead window is ever called into.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,12 +37,13 @@
 #include "lh_breach.h"
 #include "lh_window.h"
 
-#define LH_WINDOWS 64
+#define LH_WINDOWS 256     /* windows listed: shown, mapped or painted (docs/report-schema.md) */
+#define LH_WINDOWS_NEW 512 /* windows made and not shown yet, at one time */
 #define LH_WINDOW_STEPS 16
 #define LH_WINDOW_REPORT_STEPS 8
 #define LH_WINDOW_PCS 32
 
-enum { W_FREE = 0, W_PENDING = 1, W_PAINTED = 2, W_GONE = 3 };
+enum { W_FREE = 0, W_PENDING = 1, W_PAINTED = 2, W_GONE = 3, W_CLAIMED = 4 /* being filled in */ };
 
 typedef struct lh_window_rec {
     _Atomic uint32_t state;           /* W_*: CAS from FREE by the claimer; then its thread's */
@@ -42,6 +55,7 @@ typedef struct lh_window_rec {
     bool reported;
     const char *since;                /* "creation", "show", "map" */
     uint64_t created_ns, start_ns, painted_ns;
+    uint64_t gone_ns;                 /* finalized before its first frame: when (0: alive or painted) */
     char type[64], name[64], title[128];
     uint32_t pc_count;
     uintptr_t pcs[LH_WINDOW_PCS];     /* where it was created */
@@ -51,7 +65,26 @@ typedef struct lh_window_rec {
 
 static lh_window_rec windows[LH_WINDOWS];
 static _Atomic size_t windows_high;     /* records [0, high) were claimed at some point */
-static _Atomic uint64_t windows_dropped; /* windows beyond LH_WINDOWS (not tracked) */
+
+/* A window made and not shown yet: what its record needs if it is shown or painted later. */
+enum { N_FREE = 0, N_BUSY = 1, N_USED = 2 };
+typedef struct lh_window_new {
+    _Atomic uint32_t state;           /* N_*: CAS from FREE by the maker; then its thread's */
+    unsigned hook;
+    const void *object;
+    const lh_toolkit *toolkit;
+    uint64_t created_ns;
+    uint32_t pc_count;
+    uintptr_t pcs[LH_WINDOW_PCS];
+} lh_window_new;
+
+static lh_window_new made[LH_WINDOWS_NEW];
+static _Atomic size_t made_high;        /* entries [0, high) were claimed at some point */
+static _Atomic int made_count;          /* entries in use (relaxed: a hint for the paint path) */
+
+/* Relaxed counters (statistics): every window made (popups aside), those not followed for want of
+ * room, GTK 3 popups. */
+static _Atomic uint64_t windows_seen, windows_dropped, windows_popups;
 /* Windows waiting for their first frame (each also asks the toolkits to time their steps:
  * lh_watch_steps). Relaxed: a count only. */
 static _Atomic int waiting;
@@ -77,6 +110,13 @@ static lh_window_rec *find(const void *object) {
     return NULL;
 }
 
+static lh_window_new *find_made(const void *object) {
+    size_t high = lh_load_acquire(&made_high);
+    for (size_t i = 0; i < high; i++)
+        if (lh_load_acquire(&made[i].state) == N_USED && made[i].object == object) return &made[i];
+    return NULL;
+}
+
 static void refresh_names(lh_window_rec *w) {
     const lh_toolkit *tk = w->toolkit;
     copy_text(w->type, sizeof w->type, tk->type_name != NULL ? tk->type_name(w->object) : NULL);
@@ -98,45 +138,115 @@ static void stop_waiting(void) {
     lh_watch_steps(-1);
 }
 
-void lh_window_created(const lh_toolkit *tk, unsigned hook, const void *object, const void *loop, bool mapped) {
-    if (find(object) != NULL) return;
-    lh_window_rec *w = NULL;
-    for (size_t i = 0; i < LH_WINDOWS && w == NULL; i++) {
-        uint32_t expected = W_FREE;
-        /* acquire: the record's previous contents are no one's any more. */
-        if (lh_load_relaxed(&windows[i].state) == W_FREE &&
-            lh_cas_acquire(&windows[i].state, &expected, W_GONE))
-            w = &windows[i];
-    }
-    if (w == NULL) {
-        lh_add_relaxed(&windows_dropped, 1); /* stat */
-        return;
-    }
-    uint64_t now = lh_now_ns();
-    memset((char *)w + sizeof w->state, 0, sizeof *w - sizeof w->state);
-    w->object = object;
-    w->loop = loop;
-    w->toolkit = tk;
-    w->hook = hook;
-    w->since = "creation";
-    w->created_ns = w->start_ns = now;
-    w->pc_count = lh_capture_stack(w->pcs, LH_WINDOW_PCS);
-    refresh_names(w);
-    if (mapped) start_clock(w, "map", now);
-    lh_add_relaxed(&unpainted, 1);
-    /* release: the record is complete before it is findable. */
-    lh_store_release(&w->state, W_PENDING);
-    size_t high = lh_load_relaxed(&windows_high);
-    size_t index = (size_t)(w - windows) + 1;
-    while (high < index && !atomic_compare_exchange_weak_explicit(&windows_high, &high, index, memory_order_release,
+/* Raises a high-water mark to `index` (release: the entry below it is complete). */
+static void raise_high(_Atomic size_t *high_mark, size_t index) {
+    size_t high = lh_load_relaxed(high_mark);
+    while (high < index && !atomic_compare_exchange_weak_explicit(high_mark, &high, index, memory_order_release,
                                                                  memory_order_relaxed)) {
     }
 }
 
+/* A window record for `object`, listed from now on (its state is W_CLAIMED, which every reader
+ * skips, until the caller publishes it); NULL when all LH_WINDOWS are taken (counted as dropped). */
+static lh_window_rec *claim_record(const lh_toolkit *tk, unsigned hook, const void *object, uint64_t created_ns) {
+    lh_window_rec *w = NULL;
+    for (size_t i = 0; i < LH_WINDOWS && w == NULL; i++) {
+        uint32_t expected = W_FREE;
+        /* acquire: the record's previous contents are no one's any more. */
+        if (lh_load_relaxed(&windows[i].state) == W_FREE && lh_cas_acquire(&windows[i].state, &expected, W_CLAIMED))
+            w = &windows[i];
+    }
+    if (w == NULL) {
+        lh_add_relaxed(&windows_dropped, 1); /* stat */
+        return NULL;
+    }
+    memset((char *)w + sizeof w->state, 0, sizeof *w - sizeof w->state);
+    w->object = object;
+    w->toolkit = tk;
+    w->hook = hook;
+    w->since = "creation";
+    w->created_ns = w->start_ns = created_ns;
+    return w;
+}
+
+static void publish(lh_window_rec *w, uint32_t state) {
+    /* release: the record is complete before it is findable. */
+    lh_store_release(&w->state, state);
+    raise_high(&windows_high, (size_t)(w - windows) + 1);
+}
+
+void lh_window_popup(void) { lh_add_relaxed(&windows_popups, 1); /* stat */ }
+
+void lh_window_created(const lh_toolkit *tk, unsigned hook, const void *object, const void *loop, bool mapped) {
+    if (find(object) != NULL || find_made(object) != NULL) return;
+    lh_add_relaxed(&windows_seen, 1); /* stat */
+    uint64_t now = lh_now_ns();
+    if (mapped) { /* on screen already (toykit): a record at once */
+        lh_window_rec *w = claim_record(tk, hook, object, now);
+        if (w == NULL) return;
+        w->loop = loop;
+        w->pc_count = lh_capture_stack(w->pcs, LH_WINDOW_PCS);
+        refresh_names(w);
+        start_clock(w, "map", now);
+        lh_add_relaxed(&unpainted, 1);
+        publish(w, W_PENDING);
+        return;
+    }
+    lh_window_new *n = NULL;
+    for (size_t i = 0; i < LH_WINDOWS_NEW && n == NULL; i++) {
+        uint32_t expected = N_FREE;
+        /* acquire: the entry's previous contents are no one's any more. */
+        if (lh_load_relaxed(&made[i].state) == N_FREE && lh_cas_acquire(&made[i].state, &expected, N_BUSY))
+            n = &made[i];
+    }
+    if (n == NULL) {
+        lh_add_relaxed(&windows_dropped, 1); /* stat */
+        return;
+    }
+    n->object = object;
+    n->toolkit = tk;
+    n->hook = hook;
+    n->created_ns = now;
+    n->pc_count = lh_capture_stack(n->pcs, LH_WINDOW_PCS);
+    lh_add_relaxed(&unpainted, 1);
+    lh_add_relaxed(&made_count, 1);
+    /* release: the entry is complete before it is findable. */
+    lh_store_release(&n->state, N_USED);
+    raise_high(&made_high, (size_t)(n - made) + 1);
+}
+
+static void free_made(lh_window_new *n) {
+    n->object = NULL;
+    lh_sub_relaxed(&made_count, 1);
+    /* release: our reads of the entry are done before it is claimed again. */
+    lh_store_release(&n->state, N_FREE);
+}
+
+/* A window made earlier is shown or painted: it gets its record (state W_CLAIMED until published);
+ * NULL when none is left (it is then dropped, and no longer counted as unpainted). */
+static lh_window_rec *promote(lh_window_new *n) {
+    lh_window_rec *w = claim_record(n->toolkit, n->hook, n->object, n->created_ns);
+    if (w != NULL) {
+        w->pc_count = n->pc_count;
+        memcpy(w->pcs, n->pcs, sizeof w->pcs);
+        refresh_names(w);
+    } else {
+        lh_sub_relaxed(&unpainted, 1);
+    }
+    free_made(n);
+    return w;
+}
+
 void lh_window_shown(const void *object) {
     lh_window_rec *w = find(object);
-    if (w != NULL && !w->shown && lh_load_relaxed(&w->state) == W_PENDING)
-        start_clock(w, "show", lh_now_ns());
+    if (w != NULL) {
+        if (!w->shown && lh_load_relaxed(&w->state) == W_PENDING) start_clock(w, "show", lh_now_ns());
+        return;
+    }
+    lh_window_new *n = find_made(object);
+    if (n == NULL || (w = promote(n)) == NULL) return;
+    start_clock(w, "show", lh_now_ns());
+    publish(w, W_PENDING);
 }
 
 /* Steps, most expensive first (insertion sort of at most LH_WINDOW_STEPS). */
@@ -186,6 +296,7 @@ static void report(lh_tls *t, lh_window_rec *w, uint64_t now, bool painted) {
     lh_breach_report(t, &b);
 }
 
+/* (`w` is this thread's: found pending, or just promoted and not yet published.) */
 static void painted(lh_tls *t, lh_window_rec *w, uint64_t now) {
     if (!w->shown) w->start_ns = w->created_ns; /* painted without a show we saw: from creation */
     else stop_waiting();
@@ -209,6 +320,20 @@ void lh_window_painted(lh_tls *t, const void *loop_or_clock) {
         if (!match) continue;
         if (now == 0) now = lh_now_ns();
         painted(t, w, now);
+    }
+    if (lh_load_relaxed(&made_count) == 0) return;
+    /* A window painted without a show LoopHunter saw (GTK shows its dialogs from inside itself). */
+    high = lh_load_acquire(&made_high);
+    for (size_t i = 0; i < high; i++) {
+        lh_window_new *n = &made[i];
+        if (lh_load_acquire(&n->state) != N_USED || n->toolkit->frame_clock_of == NULL ||
+            n->toolkit->frame_clock_of(n->object) != loop_or_clock)
+            continue;
+        lh_window_rec *w = promote(n);
+        if (w == NULL) continue;
+        if (now == 0) now = lh_now_ns();
+        painted(t, w, now); /* publishes it, painted */
+        raise_high(&windows_high, (size_t)(w - windows) + 1);
     }
 }
 
@@ -243,6 +368,12 @@ void lh_window_step(const char *signal, const char *object_type, uintptr_t callb
 
 void lh_window_forget(const void *object) {
     if (object == NULL) return;
+    lh_window_new *n = find_made(object);
+    if (n != NULL) { /* finalized never shown: counted in windows_never_shown */
+        lh_sub_relaxed(&unpainted, 1);
+        free_made(n);
+        return;
+    }
     size_t high = lh_load_acquire(&windows_high);
     for (size_t i = 0; i < high; i++) {
         lh_window_rec *w = &windows[i];
@@ -250,11 +381,11 @@ void lh_window_forget(const void *object) {
         if ((s != W_PENDING && s != W_PAINTED) || w->object != object) continue;
         if (s == W_PENDING && w->shown) stop_waiting();
         if (s == W_PENDING) lh_sub_relaxed(&unpainted, 1);
+        if (s == W_PENDING) w->gone_ns = lh_now_ns();
         w->object = NULL;
         /* A window shown and gone before its first frame stays listed (never painted), a painted
-         * one too; one never shown (a menu or tooltip window GTK made and dropped) frees its record. */
-        uint32_t next = s == W_PAINTED ? W_PAINTED : w->shown ? W_GONE : W_FREE;
-        lh_store_release(&w->state, next);
+         * one too: records are never reused. */
+        lh_store_release(&w->state, s == W_PAINTED ? W_PAINTED : W_GONE);
     }
 }
 
@@ -283,15 +414,16 @@ static void summary(lh_json *j) {
         return;
     }
     lh_json_u64(j, "window_ms", lh_proc.cfg.window_ms);
-    lh_json_bool(j, "windows_truncated", lh_load_relaxed(&windows_dropped) != 0);
+    uint64_t seen = lh_load_relaxed(&windows_seen), dropped = lh_load_relaxed(&windows_dropped), listed = 0;
+    lh_json_bool(j, "windows_truncated", dropped != 0);
     lh_json_begin_array(j, "windows");
     size_t high = lh_load_acquire(&windows_high);
     for (size_t i = 0; i < high; i++) {
         lh_window_rec *w = &windows[i];
         uint32_t s = lh_load_acquire(&w->state);
         bool was_painted = w->painted_ns != 0;
-        /* Windows never shown nor painted (GTK's menus and tooltips in waiting) are not listed. */
-        if (s == W_FREE || w->created_ns == 0 || (!w->shown && !was_painted)) continue;
+        if (s == W_FREE || s == W_CLAIMED || (!w->shown && !was_painted)) continue; /* being made */
+        listed++;
         lh_json_begin_object(j, NULL);
         lh_json_string(j, "type", w->type[0] != '\0' ? w->type : NULL);
         lh_json_string(j, "name", w->name[0] != '\0' ? w->name : NULL);
@@ -302,8 +434,10 @@ static void summary(lh_json *j) {
             lh_json_u64(j, "first_frame_us", lh_us_since_start(w->painted_ns));
             lh_json_u64(j, "time_to_first_frame_ms", (w->painted_ns - w->start_ns) / 1000000u);
         } else {
+            /* Never painted: how long it waited, until now or until it was finalized. */
+            uint64_t until = w->gone_ns != 0 ? w->gone_ns : lh_now_ns();
             lh_json_null(j, "first_frame_us");
-            lh_json_null(j, "time_to_first_frame_ms");
+            lh_json_u64(j, "time_to_first_frame_ms", until > w->start_ns ? (until - w->start_ns) / 1000000u : 0);
         }
         lh_json_bool(j, "painted", was_painted);
         lh_report_step steps[3];
@@ -322,13 +456,25 @@ static void summary(lh_json *j) {
         lh_json_end_object(j);
     }
     lh_json_end_array(j);
+    /* Exact when read at rest (exit); a window made while a refresh runs may count in `seen`
+     * before it is anywhere else: never below zero. */
+    lh_json_u64(j, "windows_seen", seen);
+    lh_json_u64(j, "windows_dropped", dropped);
+    lh_json_u64(j, "windows_never_shown", seen > dropped + listed ? seen - dropped - listed : 0);
+    lh_json_u64(j, "windows_popups", lh_load_relaxed(&windows_popups));
+    lh_json_u64(j, "windows_limit", LH_WINDOWS);
 }
 
 static void after_fork(void) {
     /* The child has the parent's windows' memory but shows none of them itself. */
     memset(windows, 0, sizeof windows);
+    memset(made, 0, sizeof made);
     lh_store_relaxed(&windows_high, 0);
+    lh_store_relaxed(&made_high, 0);
+    lh_store_relaxed(&made_count, 0);
+    lh_store_relaxed(&windows_seen, 0);
     lh_store_relaxed(&windows_dropped, 0);
+    lh_store_relaxed(&windows_popups, 0);
     /* The parent's watch of steps is this child's too (the count is copied): drop its share. */
     lh_watch_steps(-lh_load_relaxed(&waiting));
     lh_store_relaxed(&waiting, 0);

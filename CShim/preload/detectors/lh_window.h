@@ -14,6 +14,8 @@
 /* A toplevel window was created through `hook` (`loop`: its toykit loop, the clock that paints it;
  * NULL: ask the adapter for its frame clock; `mapped`: it is on screen now). */
 void lh_window_created(const lh_toolkit *tk, unsigned hook, const void *object, const void *loop, bool mapped) LH_HIDDEN;
+/* GTK 3 made a popup window (a menu's, a tooltip's): not followed, only counted. */
+void lh_window_popup(void) LH_HIDDEN;
 /* A window was shown: the clock of its time to first frame starts (if it was not yet). */
 void lh_window_shown(const void *object) LH_HIDDEN;
 /* A frame was painted by frame clock (or toykit loop) `loop_or_clock`. */

@@ -17,6 +17,7 @@
 
 #include "loophunter.h"
 #include "lh_alloc.h"
+#include "lh_breach.h"
 #include "lh_glib.h"
 #include "lh_gtk.h"
 #include "lh_layout.h"
@@ -206,7 +207,8 @@ LH_EXPORT void loophunter_iteration_mark(void) {
     lh_tls *t = &lh_tls_data;
     if (!works(t, LH_FAMILY_LOOP | LH_FAMILY_LAYOUT)) return;
     LH_GUARDED(t);
-    lh_thread_new_iteration(t, true); /* a program that marks iterations runs a GUI loop */
+    uint64_t now = lh_thread_new_iteration(t, true); /* a program that marks iterations runs a GUI loop */
+    lh_summary_tick(now); /* an iteration boundary (lh_summary.c) */
 }
 
 LH_EXPORT const char *loophunter_version(void) { return LH_VERSION_STRING; }

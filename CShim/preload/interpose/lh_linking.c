@@ -85,6 +85,14 @@ static void forget_type_names(void) {
         const char *type = lh_load_relaxed(&s->type);
         if (type != NULL && gone(type)) lh_store_relaxed(&s->type, unloaded_text);
     }
+    /* And those of the destroyed objects kept (a relaxed store of the pointer alone: a reader gets
+     * the old or the new one, both readable by lh_saved_text). */
+    lh_gone_list *lists[] = {&tb->gone_laid_out, &tb->gone_allocators};
+    for (size_t l = 0; l < LH_ARRAY_COUNT(lists); l++)
+        for (size_t i = 0; i < LH_GONE_KEPT; i++) {
+            const char *type = lh_load_relaxed(&lists[l]->entries[i].type);
+            if (type != NULL && gone(type)) lh_store_relaxed(&lists[l]->entries[i].type, unloaded_text);
+        }
     LH_EACH_DETECTOR(module_unloaded, gone);
 }
 

@@ -69,8 +69,36 @@ bool lh_breach_any(void) LH_HIDDEN;
  * "(unloaded)" when it is no longer mapped. */
 const char *lh_saved_text(const char *text, char *buf, size_t cap) LH_HIDDEN;
 
-/* The summary, written once at exit (ELF destructor) by lh_summary.c. */
+/* The summary (lh_summary.c): kept current while the process runs, written for good when it
+ * leaves. Its `state`: */
+typedef enum lh_summary_state {
+    LH_SUMMARY_RUNNING,  /* "running": a refresh */
+    LH_SUMMARY_EXITED,   /* "exited": at exit (ELF destructor) */
+    LH_SUMMARY__EXIT,    /* "_exit": in an interposed _exit or _Exit */
+    LH_SUMMARY_EXEC,     /* "exec": before an interposed exec forwards */
+} lh_summary_state;
+/* At exit (ELF destructor). */
 void lh_summary_write(void) LH_HIDDEN;
+/* The constructor: refreshes are due from now on (LOOPHUNTER_SUMMARY_INTERVAL_MS), and a child of
+ * `loophunter run` writes its first version now. */
+void lh_summary_start(void) LH_HIDDEN;
 void lh_summary_after_fork(void) LH_HIDDEN;
+/* The process leaves through _exit or exec (`state`): the version written before it goes. For an
+ * exec, returns a token for lh_summary_stayed (the exec failed and the process runs on). */
+bool lh_summary_leaving(lh_summary_state state) LH_HIDDEN;
+void lh_summary_stayed(bool token) LH_HIDDEN;
+/* The process enters a seccomp sandbox (its spool is open): refreshes stop and the file kept
+ * current so far is removed; returns a token for lh_summary_spooled, called once the sandbox state
+ * is published. */
+bool lh_summary_to_spool(void) LH_HIDDEN;
+void lh_summary_spooled(bool token) LH_HIDDEN;
+/* A refresh, when one is due: call at an event-loop iteration boundary only (see lh_summary.c). */
+void lh_summary_refresh(uint64_t now) LH_HIDDEN;
+extern _Atomic uint64_t lh_summary_due_ns LH_HIDDEN;
+/* The boundary's check: one relaxed load against the time the boundary read anyway. */
+static inline void lh_summary_tick(uint64_t now) {
+    /* relaxed: a stale value only moves the refresh by one iteration. */
+    if (LH_UNLIKELY(now >= lh_load_relaxed(&lh_summary_due_ns))) lh_summary_refresh(now);
+}
 
 #endif

@@ -13,6 +13,7 @@
  * kept by the caller.
  */
 #define _GNU_SOURCE
+#include "lh_breach.h"
 #include "lh_detectors.h"
 #include "lh_symbols.h"
 #include "lh_unwind.h"
@@ -138,4 +139,7 @@ void lh_loop_return(unsigned hook, const void *caller) {
     if (!is_loop_caller(caller, &known)) return;
     uint64_t now = lh_thread_new_iteration(t, known);
     if (t->rec != NULL) LH_EACH_DETECTOR(loop_busy, t, hook, now);
+    /* An iteration boundary of a loop thread, outside the loop library's lock (it waits without
+     * it): the summary is refreshed here when due (lh_summary.c). */
+    lh_summary_tick(now);
 }

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "lh_io.h"
+#include "lh_breach.h"
 #include "lh_runtime.h"
 
 enum { SANDBOX_NONE = 0, SANDBOX_PREPARING = 1, SANDBOX_ON = 2 };
@@ -72,9 +73,12 @@ static void prepare(const char *how) {
         if (!p.overflow)
             spool_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND, 0600);
     }
+    /* With a spool, the summary goes there at exit: the file kept current until now is removed. */
+    bool summary_token = spool_fd >= 0 && lh_summary_to_spool();
     if (pipe2(probe_pipe, O_CLOEXEC | O_NONBLOCK) != 0) probe_pipe[0] = probe_pipe[1] = -1;
     /* release: the descriptors above before any thread sees the sandbox on. */
     lh_store_release(&lh_sandbox_state, SANDBOX_ON);
+    lh_summary_spooled(summary_token);
     errno = saved;
 }
 

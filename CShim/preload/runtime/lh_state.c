@@ -190,6 +190,9 @@ out:
 
 __attribute__((constructor)) static void lh_constructor(void) {
     if (lh_load_acquire(&lh_state) == LH_STATE_UNINIT) lh_init_slow();
+    /* The summary is kept current from now on (not inside a hook that initialised us: that may be
+     * a signal handler). */
+    if (lh_load_acquire(&lh_state) == LH_STATE_READY) lh_summary_start();
 }
 
 /* ELF destructors run after the host's exit handlers (we were initialised first). fd 2 may be

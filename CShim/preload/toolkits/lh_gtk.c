@@ -473,6 +473,7 @@ static int probe(void) {
     *(void **)&api.widget_get_frame_clock = lh_host_function("gtk_widget_get_frame_clock");
     *(void **)&api.window_get_title = lh_host_function("gtk_window_get_title");
     *(void **)&api.signal_name = lh_host_function("g_signal_name");
+    if (api.major == 3) *(void **)&api.window_get_window_type = lh_host_function("gtk_window_get_window_type");
     lh_gtype (*window_type)(void) = (lh_gtype(*)(void))lh_host_function("gtk_window_get_type");
     if (window_type != NULL && api.widget_get_frame_clock != NULL && api.signal_name != NULL)
         api.window_type = window_type();
@@ -608,7 +609,10 @@ void lh_gtk_after_new(unsigned hook, uintptr_t token, void *object, lh_gtype typ
     (void)token;
     if (object == NULL || lh_gtk() == NULL) return;
     if (api.window_type != 0 && lh_family_on(LH_FAMILY_WINDOW) && api.type_is_a(type, api.window_type)) {
-        lh_window_created(&lh_toolkit_gtk, hook, object, NULL, false);
+        /* GTK 3's popup windows (every menu has one from its creation, tooltips, combo lists) are
+         * not the application's windows: not followed (lh_window.c counts them). */
+        if (api.window_get_window_type != NULL && api.window_get_window_type(object) == 1) lh_window_popup();
+        else lh_window_created(&lh_toolkit_gtk, hook, object, NULL, false);
         return;
     }
     if (!api.type_is_a(type, api.frame_clock_type)) return;

@@ -40,6 +40,9 @@ typedef struct lh_gtk_api {
     void *(*widget_get_frame_clock)(void *widget);
     const char *(*window_get_title)(void *window);
     const char *(*signal_name)(unsigned signal_id);
+    /* GTK 3 only: GTK_WINDOW_TOPLEVEL (0) or GTK_WINDOW_POPUP (1: a menu's, a tooltip's, a combo
+     * box's list: not a window of the application's). NULL in GTK 4, which has no popup windows. */
+    int (*window_get_window_type)(void *window);
 } lh_gtk_api;
 
 /* GTK's state in this process. */

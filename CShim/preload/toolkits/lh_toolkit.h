@@ -51,6 +51,11 @@ unsigned lh_toolkit_depth(const lh_toolkit *tk, const void *object) LH_HIDDEN;
 /* Copies at most LH_OBJECT_TEXT - 1 bytes of `s` (NULL → ""). */
 void lh_toolkit_copy_text(char *dst, const char *s) LH_HIDDEN;
 
+/* The summary's `toolkits`: every GUI toolkit whose library is loaded now (found by file name in the
+ * loader's module list), supported or not: [{"name": "GTK 3", "library": path, "supported": true}].
+ * Called by the summary writer only (it takes the loader's lock, as dl_iterate_phdr does). */
+void lh_toolkit_found_json(lh_json *j) LH_HIDDEN;
+
 /* toykit's callback type, as the hook table names it: bool (*)(void *), returned in al and read
  * as an int by the ABI. */
 typedef int (*lh_tk_source_fn)(void *data);

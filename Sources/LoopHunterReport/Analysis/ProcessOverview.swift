@@ -4,6 +4,13 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
     public let executable: String
     public let started: String
     public let durationMs: UInt64
+    /// Schema 1.5: `running`, `exited`, `_exit` or `exec` (``Summary/state``); nil in older files.
+    public let state: String?
+    /// Schema 1.5: the GUI toolkits the process had loaded, supported or not (empty: none known).
+    public let toolkits: [SummaryToolkit]?
+    /// Schema 1.5: distinct objects (widgets) laid out over the run, and their classes.
+    public let objectsTracked: UInt64?
+    public let classesTracked: UInt64?
     public let threads: Int
     public let iterations: UInt64
     public let layoutCalls: UInt64
@@ -36,6 +43,10 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
     public let windows: [WindowOverview]?
     public let windowsTruncated: Bool?
     public let windowMs: UInt64?
+    /// Schema 1.5: windows made, not followed for want of room, never shown (``Summary/windowsSeen``).
+    public let windowsSeen: UInt64?
+    public let windowsDropped: UInt64?
+    public let windowsNeverShown: UInt64?
     /// Timer sources (schema 1.3; nil when the timer hook family was off).
     public let timers: SummaryTimers?
 
@@ -46,6 +57,10 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
         executable = s.process.executable
         started = s.started
         durationMs = s.durationMs
+        state = s.state
+        toolkits = s.toolkits
+        objectsTracked = s.objectsTracked
+        classesTracked = s.classesTracked
         threads = s.threads.count
         iterations = s.iterations
         layoutCalls = s.layoutCalls
@@ -71,6 +86,9 @@ public struct ProcessOverview: Sendable, Codable, Equatable {
         windows = s.windows?.map { WindowOverview($0, callbackName: callbackName) }
         windowsTruncated = s.windowsTruncated
         windowMs = s.windowMs
+        windowsSeen = s.windowsSeen
+        windowsDropped = s.windowsDropped
+        windowsNeverShown = s.windowsNeverShown
         timers = s.timers
     }
 

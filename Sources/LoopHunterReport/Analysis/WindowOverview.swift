@@ -8,7 +8,7 @@ public struct WindowOverview: Sendable, Codable, Equatable {
     /// Nil when the window never painted.
     public let timeToFirstFrameMs: UInt64?
     /// How long it waited without a frame, when it never painted.
-    public let waitedMs: UInt64
+    public let waitedMs: UInt64?
     /// The slowest step on the way (``SymbolizedStep/label``), with its longest duration in µs.
     public let slowestStep: String?
     public let slowestStepUs: UInt64?
@@ -18,7 +18,7 @@ public struct WindowOverview: Sendable, Codable, Equatable {
         name = w.name
         title = w.title
         since = w.since
-        timeToFirstFrameMs = w.painted ? w.timeToFirstFrameMs : nil
+        timeToFirstFrameMs = w.painted ? w.timeToFirstFrameMs ?? 0 : nil
         waitedMs = w.timeToFirstFrameMs
         slowestStep = w.slowest.first.map { step in
             step.callback.map { "\(callbackName($0)) (\(step.signal))" } ?? "\(step.signal) on \(step.objectType)"

@@ -129,7 +129,8 @@ extension FindingText {
     static func windowRows(_ p: ProcessOverview) -> [[String]]? {
         p.windows.map { windows in
             windows.map { w in
-                let ttff = w.timeToFirstFrameMs.map { "\($0) ms" } ?? "never painted (waited \(w.waitedMs) ms)"
+                let ttff = w.timeToFirstFrameMs.map { "\($0) ms" }
+                    ?? "never painted" + (w.waitedMs.map { " (waited \($0) ms)" } ?? "")
                 let over = w.timeToFirstFrameMs.flatMap { ms in p.windowMs.flatMap { ms > $0 ? $0 : nil } }
                 return [
                     w.label, w.title ?? "—", w.since,
@@ -147,7 +148,17 @@ extension FindingText {
         var text = "Windows of pid \(p.pid) \(name) (time to first frame"
         if let limit = p.windowMs { text += ", limit \(limit) ms" }
         text += ")"
-        if p.windowsTruncated == true { text += "; more windows were seen than listed" }
+        if let seen = p.windowsSeen {
+            // Schema 1.5: what is not listed, exactly.
+            let dropped = p.windowsDropped ?? 0, neverShown = p.windowsNeverShown ?? 0
+            if neverShown > 0 || dropped > 0 {
+                text += "; \(count(seen, "window")) made: \(p.windows?.count ?? 0) listed"
+                if neverShown > 0 { text += ", \(neverShown) never shown" }
+                if dropped > 0 { text += ", \(dropped) not followed (over the limit)" }
+            }
+        } else if p.windowsTruncated == true {
+            text += "; more windows were seen than listed"
+        }
         return text
     }
 }

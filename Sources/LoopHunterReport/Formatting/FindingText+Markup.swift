@@ -48,8 +48,12 @@ extension FindingText {
     /// the configuration messages (the same wording as the text format's process list).
     static func processLine(_ p: ProcessOverview) -> String {
         let name = p.executable.split(separator: "/").last.map(String.init) ?? p.executable
-        var text = "pid \(p.pid) \(name): \(p.iterations) iterations, \(p.layoutCalls) layouts"
+        var text = "pid \(p.pid) \(name)" + stateText(p) + ": " + toolkitText(p)
+        text += "\(p.iterations) iterations, \(p.layoutCalls) layouts"
         if p.layoutHooksCalled.isEmpty { text += " (no layout seen: toolkit not supported or not interposable)" }
+        if let objects = p.objectsTracked {
+            text += ", \(count(objects, "object")) (widgets) of \(count(p.classesTracked ?? 0, "class", "classes")) tracked"
+        }
         text += ", \(p.breaches) breach\(p.breaches == 1 ? "" : "es")"
         if p.breaches > 0 {
             text += " (\(p.written) written, \(p.suppressed) suppressed, \(p.joined) joined"
@@ -60,11 +64,33 @@ extension FindingText {
         if p.mallocIsOurs == false, let note = p.allocatorNote {
             text += "; allocations not counted: \(note)"
         } else if p.mallocIsOurs == false {
-            text += "; allocations not counted (the process's malloc is another allocator's)"
+            // No allocator ahead of LoopHunter was found: nothing was allocated where it could see
+            // (a process that allocates nothing, or an allocator it could not name).
+            text += "; no allocation reached LoopHunter"
         } else if let bytes = p.allocatedBytes, let calls = p.allocationCalls {
             text += "; \(ByteCount(bytes)) allocated in \(count(calls, "call")), \(ByteCount(p.liveBytes ?? 0)) live at exit"
         }
         return text + healthProcessText(p)
+    }
+
+    /// `toolkit GTK 3; `, `toolkits GTK 3, wxWidgets (not supported: layouts are not counted); `,
+    /// `no known toolkit; `, or nothing for a summary older than schema 1.5.
+    static func toolkitText(_ p: ProcessOverview) -> String {
+        guard let toolkits = p.toolkits else { return "" }
+        if toolkits.isEmpty { return "no known toolkit; " }
+        let names = toolkits.map { $0.name + ($0.supported ? "" : " (not supported: layouts are not counted)") }
+        return (toolkits.count == 1 ? "toolkit " : "toolkits ") + names.joined(separator: ", ") + "; "
+    }
+
+    /// How the process left, when its summary was not written at a plain exit: ` (left through
+    /// _exit)`, ` (replaced by exec)`, ` (last seen running: killed, crashed or still running)`.
+    static func stateText(_ p: ProcessOverview) -> String {
+        switch p.state {
+        case "_exit": " (left through _exit)"
+        case "exec": " (replaced by exec)"
+        case "running": " (last seen running: killed, crashed or still running)"
+        default: ""
+        }
     }
 
     /// The stack as aligned lines, app frames marked `▶`, as the text format lists it, at most

@@ -8,7 +8,9 @@ public struct SummaryWindow: Codable, Sendable, Equatable {
     public let createdUs: UInt64
     /// Nil when it never painted.
     public let firstFrameUs: UInt64?
-    public let timeToFirstFrameMs: UInt64
+    /// Painted: its time to first frame. Never painted: how long it waited (schema 1.5); the 1.3
+    /// and 1.4 preloads wrote null there.
+    public let timeToFirstFrameMs: UInt64?
     public let painted: Bool
     /// At most 3, slowest first.
     public let slowest: [WindowStep]

@@ -14,6 +14,9 @@ public struct TopAllocator: Codable, Sendable, Equatable {
     public let calls: UInt64
     /// The object's layouts through `hook`.
     public let layouts: UInt64
+    /// Summaries (schema 1.5): the object was destroyed before the summary was written (its
+    /// figures were kept when its toolkit finalized it); nil in reports and older summaries.
+    public let destroyed: Bool?
 }
 
 // The fast report path (see ``JSONTape``): the fields of the `Decodable` init, by the same keys.
@@ -27,5 +30,6 @@ extension TopAllocator: JSONTapeDecodable {
         bytes = try json.decode(CodingKeys.bytes)
         calls = try json.decode(CodingKeys.calls)
         layouts = try json.decode(CodingKeys.layouts)
+        destroyed = try json.decodeIfPresent(CodingKeys.destroyed)
     }
 }

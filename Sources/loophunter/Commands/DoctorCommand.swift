@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopHunterCore
 import LoopHunterReport
 
 /// `loophunter doctor`: is everything LoopHunter needs here, and which toolkits can it watch.
@@ -105,6 +106,21 @@ struct DoctorCommand: ParsableCommand {
                 checks.append(DoctorCheck(name: "toykit", outcome: .ok, detail: path, fix: nil))
             }
         }
+        // The toolkits a summary names (the preload's table, lh_shared.h), supported or not.
+        var supported: [String] = [], unsupported: [String] = []
+        for index in 0... {
+            guard let name = lh_toolkit_name_at(index).map({ String(cString: $0) }) else { break }
+            if lh_toolkit_supported_at(index) != 0 {
+                if !supported.contains(name) { supported.append(name) }
+            } else if !unsupported.contains(name) {
+                unsupported.append(name)
+            }
+        }
+        checks.append(DoctorCheck(name: "toolkits", outcome: .ok,
+                                  detail: "layouts counted in \(supported.joined(separator: ", "))", fix: nil))
+        checks.append(DoctorCheck(name: "unsupported", outcome: .ok,
+                                  detail: "\(unsupported.joined(separator: ", ")): named in the summary "
+                                      + "(not supported: layouts are not counted)", fix: nil))
         return checks
     }
 

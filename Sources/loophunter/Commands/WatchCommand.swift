@@ -11,7 +11,8 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Watches DIR (created 0700 if missing, so you can start watching before the program) and \
             prints every new report, symbolized, as soon as the preload writes it, and one line per \
-            process summary. Reports already there are counted, not printed (see `loophunter report`). \
+            process summary once its process has left (a summary is kept current while the process \
+            runs). Reports already there are counted, not printed (see `loophunter report`). \
             Ends on Ctrl-C, or when the process given with --until-exit has exited.
 
             Examples:
@@ -61,9 +62,18 @@ struct WatchCommand: ParsableCommand {
                         + (untilExit.map { ", until process \($0) exits" } ?? ", Ctrl-C to stop"))
         let printer = WatchPrinter(format: format, colors: color.enabled(forDescriptor: 1),
                                    symbolizer: noSymbolize ? nil : LLVMSymbolizer(), directory: directory)
+        // A summary is kept current while its process runs (schema 1.5, "state": "running"): it is
+        // printed once, when its process has left (or, when watching stops, as it last was).
+        var runningSummaries = Set<String>()
         while !stop.isSet {
             let finished = untilExit.map { kill($0, 0) != 0 && errno == ESRCH } ?? false
-            for name in watcher.next(timeoutMs: finished ? 0 : 250) { printer.show(name) }
+            for name in watcher.next(timeoutMs: finished ? 0 : 250) {
+                if name.hasPrefix("summary-") { runningSummaries.insert(name) } else { printer.show(name) }
+            }
+            for name in runningSummaries.sorted() where finished || !printer.isRunningSummary(name) {
+                printer.show(name)
+                runningSummaries.remove(name)
+            }
             if finished { break } // one last look after the process ended, then stop
         }
     }

@@ -20,6 +20,10 @@ struct ProgramRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = Array(arguments.dropFirst())
+        // The preload always writes a summary for a process whose parent this is, even one that
+        // ran no event loop: a run can then tell "loaded, saw nothing" from "never loaded".
+        var environment = environment
+        environment["LOOPHUNTER_LAUNCHER_PID"] = String(getpid())
         process.environment = environment
         lh_relay_install()
         defer { lh_relay_uninstall() }

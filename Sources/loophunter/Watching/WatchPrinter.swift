@@ -36,6 +36,14 @@ struct WatchPrinter {
         }
     }
 
+    /// Whether `name` is a summary its process still keeps current (schema 1.5 `running`); false
+    /// for one written for good, an older one, or a file that does not read (show names why).
+    func isRunningSummary(_ name: String) -> Bool {
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(name)
+        guard case .summary(let summary) = try? ReportFile.load(path) else { return false }
+        return summary.state == "running"
+    }
+
     private func emit(_ text: String) {
         FileHandle.standardOutput.write(Data(text.utf8))
     }
