@@ -5,6 +5,7 @@
 #   gtk3-healthy    gtk4-healthy      busy but correct UIs (clock, spinner, progress bar, revealer)
 #   gtk3-reuse      gtk4-reuse        labels destroyed and re-created (usually at the same address)
 #   gtk3-health     gtk4-health       event-loop health bugs: slow-window, blocked-handler, dangling-timeout
+#   gtk3-quiet      gtk4-quiet        healthy shapes of real applications that once raised false alarms
 #   gtk3-offsets    gtk4-offsets      the class layout of the installed headers (for a test)
 #   gtk3-vfunc-bench gtk4-vfunc-bench the cost of a wrapped layout vfunc (scripts/bench)
 #   gtk3-layout-bench gtk4-layout-bench ~1,000 widgets laid out every frame (scripts/bench)
@@ -56,7 +57,7 @@ for file in "$src"/gtk[34]_*.c; do
   mv -f "$out/$name.tmp" "$out/$name"
 done
 # Sources built for both GTK versions (gtk3-NAME and gtk4-NAME).
-for base in gtk_health:health widget_reuse:reuse gtk_offsets:offsets vfunc_bench:vfunc-bench layout_bench:layout-bench; do
+for base in gtk_health:health gtk_quiet:quiet widget_reuse:reuse gtk_offsets:offsets vfunc_bench:vfunc-bench layout_bench:layout-bench; do
   file=$src/${base%%:*}.c
   name=${base##*:}
   "$cc" "${flags[@]}" "$file" "${gtk3[@]}" -o "$out/gtk3-$name.tmp" && mv -f "$out/gtk3-$name.tmp" "$out/gtk3-$name"

@@ -3,7 +3,8 @@
 # Non-interactive (CI has no standard input): apt-get -y with DEBIAN_FRONTEND=noninteractive,
 # through sudo when not root. Prints what it installs; does nothing when all is present.
 #
-# Usage: scripts/setup.sh [build|test]   (test also installs what the test suite runs)
+# Usage: scripts/setup.sh [build|test|realapps]   (test also installs what the test suite runs;
+#        realapps also the Debian applications scripts/realapps/run.sh drives, and its tools)
 set -euo pipefail
 purpose=${1:-build}
 
@@ -21,9 +22,15 @@ test_packages=(llvm pkg-config libgtk-3-dev libgtk-4-dev xvfb xauth gtk-3-exampl
                libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 python3-gi gjs gir1.2-gtk-3.0 gir1.2-gtk-4.0
                libfaketime gtk3-nocsd tk-dev)
 
+# scripts/realapps/run.sh: GTK 3 and GTK 4 applications (two of them in GJS) driven with xdotool
+# under Xvfb, each with a session bus of its own (dbus-run-session).
+realapps_packages=(xdotool dbus-daemon gnome-calculator gnome-text-editor gnome-font-viewer gnome-system-monitor
+                   gedit mousepad geany evince gnome-characters gnome-weather)
+
 missing=()
 want=("${build_packages[@]}")
-[ "$purpose" = test ] && want+=("${test_packages[@]}")
+[ "$purpose" = test ] || [ "$purpose" = realapps ] && want+=("${test_packages[@]}")
+[ "$purpose" = realapps ] && want+=("${realapps_packages[@]}")
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done

@@ -178,7 +178,7 @@ static void timer_json(lh_json *j, const lh_report_data *r, const lh_report_time
             lh_json_u64(j, "iterations", t->storm_iterations);
             lh_json_u64(j, "start_live", t->storm_start_live);
         } else {
-            lh_json_u64(j, "fires_in_iteration", t->storm_fires);
+            lh_json_u64(j, "fires_in_a_row", t->storm_fires);
         }
         lh_json_end_object(j);
     }

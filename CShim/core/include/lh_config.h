@@ -48,8 +48,8 @@
       "an event-loop iteration running longer than this many ms is a stall (reported with the "    \
       "stack where the thread was stuck)")                                                         \
     X(window_ms, "WINDOW_MS", 2000, 1, 3600000,                                                    \
-      "a toplevel window taking longer than this many ms from creation (or mapping) to its first " \
-      "painted frame is a slow-window")                                                            \
+      "a toplevel window taking longer than this many ms from being shown (or mapped) to its "     \
+      "first painted frame is a slow-window")                                                      \
     X(timer_live, "TIMER_LIVE", 500, 2, 100000000,                                                 \
       "timer sources added (created minus destroyed) over a growth run above which a timer-storm " \
       "is reported")                                                                               \
@@ -57,8 +57,8 @@
       "iterations in a row in which the live timer sources grew before a timer-storm can be "      \
       "reported")                                                                                  \
     X(timer_fires, "TIMER_FIRES", 200, 2, 100000000,                                               \
-      "fires of one timer callback in one event-loop iteration above which a timer-storm is "      \
-      "reported")                                                                                  \
+      "fires in a row of one repeating timer source, its event loop never sleeping between them, " \
+      "above which a timer-storm is reported")                                                     \
     X(summary_interval_ms, "SUMMARY_INTERVAL_MS", 1000, 0, 3600000,                                \
       "the summary file is rewritten at most this often while the process runs (from an event-loop " \
       "iteration boundary), so a process that dies, calls _exit or execs leaves what it saw; 0: "  \

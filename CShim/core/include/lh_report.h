@@ -122,6 +122,8 @@ typedef struct lh_report_timer {
     int64_t interval_ms;     /* -1: none (idle) */
     uint64_t created_us, fires, live_sources;
     const char *storm_reason; /* NULL, "growth" or "fires" */
+    /* growth: the run's iterations and the live sources at its start; fires: the source's fires in
+     * a row, its loop never sleeping between them */
     uint64_t storm_iterations, storm_start_live, storm_fires;
     bool freed_during_dispatch;
 } lh_report_timer;

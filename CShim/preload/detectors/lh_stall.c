@@ -4,8 +4,10 @@
  *
  * Three parties, no lock between them:
  *   - the loop thread (poll()-family hooks, lh_thread.c) publishes when its iteration began
- *     (`busy_since_ns`, 0 while it waits) and, back at its loop, writes the report of a stall it
- *     just lived through, with the total duration;
+ *     (`busy_since_ns`, 0 while it waits, or once it left its event loop: a thread-pool worker that
+ *     iterated a private GLib context and went back to sleep on a condition variable, a program
+ *     whose own loop waits in its own library, is idle, not stuck) and, back at its loop (or
+ *     leaving it), writes the report of a stall it just lived through, with the total duration;
  *   - the watchdog, a thread of ours created with every signal blocked (it never runs the host's
  *     code and never receives the host's signals), wakes every STALL_MS/8 and samples a thread
  *     busy for 3/4 of STALL_MS: it interrupts it with a real-time signal of ours, or, when the
@@ -129,6 +131,7 @@ static void report(lh_tls *t, lh_thread_rec *r, uint64_t since, uint64_t duratio
     lh_breach_report(t, &b);
 }
 
+/* The thread goes back to its loop's wait, or leaves its loop: its iteration is over. */
 static void loop_wait(lh_tls *t, uint64_t now) {
     lh_thread_rec *r = t->rec;
     if (r == NULL) return;
@@ -640,6 +643,7 @@ const lh_detector lh_detector_stall = {
     .thread_exit = thread_exit,
     .loop_busy = loop_busy,
     .loop_wait = loop_wait,
+    .loop_left = loop_wait,
     .flush = flush,
     .summary = summary,
 };

@@ -1,8 +1,16 @@
 /*
  * lh_timer.c — timer sources (family "timer"): GLib timeouts and idles made through the public API,
  * toykit timers and idles, POSIX timers with a thread callback; `timer-storm` (live sources
- * growing iteration after iteration, or one callback firing too often in one iteration) and
+ * growing iteration after iteration, or one repeating source firing again and again while its
+ * loop never sleeps: an idle or a 0 ms timeout that keeps the loop spinning) and
  * `timer-outlives-target` (a live source's user data passed to free()).
+ *
+ * Fires are counted per source (its record), never per callback: many one-shot sources sharing a
+ * callback (GLib's GTask completions, a burst of row updates) are separate sources that each fire
+ * once, not a storm. A source's run is its fires with no sleeping wait of its thread's event loop
+ * in between (a wait asking for a timeout other than 0: the loop could have slept; or more than
+ * 1 ms spent outside the loop, in a loop of the program's own); it breaks when the loop could
+ * sleep, or when the source ends.
  *
  * Its inputs (lh_timer.h) come from the toolkits' adapters, which know how their sources work:
  * GLib's (toolkits/lh_glib.c: a trampoline of ours wraps the callback and its data) and toykit's
@@ -28,7 +36,6 @@
 
 
 #define LH_TIMER_FILTER 65536 /* counters of the data filter (16-bit hash) */
-#define LH_FIRE_SLOTS 256
 
 static lh_timer_rec *recs;                      /* mmap'd pool of LH_TIMERS */
 static _Atomic size_t recs_high;                /* records [0, high) were claimed at some point */
@@ -40,11 +47,16 @@ static _Atomic uint32_t last_created;           /* index of the most recent crea
 static _Atomic int32_t growth_tid;
 static uint64_t growth_last, growth_start, growth_run;
 static bool growth_reported;
-static struct {
-    _Atomic uintptr_t func;
-    uint64_t epoch, count;
-    bool reported;
-} fire_counts[LH_FIRE_SLOTS];
+
+/* The waits of this thread's event loop that could sleep (asked for a timeout other than 0, or
+ * came after more than LH_OUTSIDE_SLEEP_NS outside the loop), counted in loop_busy; and when the
+ * thread last left its loop (0: it did not since its last wait). Owner-only (initial-exec TLS). */
+static __thread uint64_t sleeping_waits __attribute__((tls_model("initial-exec")));
+static __thread uint64_t left_loop_ns __attribute__((tls_model("initial-exec")));
+/* Time outside its event loop that counts as a sleep: a GApplication leaves g_main_context_iteration
+ * and calls it again at once (microseconds); a loop of the program's own that iterates GLib's
+ * without blocking waits in its own code between (milliseconds at least). */
+#define LH_OUTSIDE_SLEEP_NS 1000000u
 
 static int init(void) {
     size_t bytes = sizeof(lh_timer_rec) * LH_TIMERS + sizeof(uint16_t) * LH_TIMER_FILTER;
@@ -90,7 +102,10 @@ lh_timer_rec *lh_timer_track(unsigned hook, uintptr_t func, uintptr_t data, void
         r->created_ns = lh_now_ns();
         lh_store_relaxed(&r->fires, 0);
         r->owner = owner, r->id = id, r->armed = hook != LH_HOOK_timer_create;
-        r->dispatching = r->freed_in_dispatch = r->reported = false;
+        r->dispatching = r->freed_in_dispatch = r->reported = r->spin_reported = false;
+        r->spin_run = 0;
+        r->spin_tid = 0;
+        r->spin_sleeps = 0;
         r->pc_count = lh_capture_stack(r->pcs, LH_TIMER_PCS);
         /* release: the record is complete before it is LIVE (free() and lookups read it). */
         lh_store_release(&r->state, T_LIVE);
@@ -203,23 +218,20 @@ void lh_timer_fire(lh_tls *t, lh_timer_rec *r) {
     r->dispatching = true;
     lh_add_relaxed(&r->fires, 1);
     lh_add_relaxed(&fires_total, 1); /* stat */
-    size_t i = (size_t)((r->func >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 56) % LH_FIRE_SLOTS;
-    uintptr_t cur = lh_load_relaxed(&fire_counts[i].func);
-    if (cur != r->func) {
-        /* relaxed: the slot is a hint shared by callbacks that hash alike; the last one wins. */
-        lh_store_relaxed(&fire_counts[i].func, r->func);
-        fire_counts[i].epoch = 0;
-        fire_counts[i].reported = false;
+    if (t->epoch == 0 || t->rec == NULL) return; /* a thread without a loop: no waits to judge by */
+    /* The run goes on while the same thread fires it again without having waited to sleep. */
+    int32_t tid = lh_load_relaxed(&t->rec->tid);
+    if (r->spin_run > 0 && r->spin_tid == tid && r->spin_sleeps == sleeping_waits) {
+        r->spin_run++;
+    } else {
+        r->spin_run = 1;
+        r->spin_tid = tid;
     }
-    if (t->epoch == 0) return; /* a thread without iterations: no "per iteration" to count in */
-    if (fire_counts[i].epoch != t->epoch) {
-        fire_counts[i].epoch = t->epoch;
-        fire_counts[i].count = 0;
-    }
-    if (++fire_counts[i].count > lh_proc.cfg.timer_fires && !fire_counts[i].reported) {
-        fire_counts[i].reported = true;
-        report(t, r, LH_KIND_TIMER_STORM, "fires", fire_counts[i].count, lh_proc.cfg.timer_fires,
-               "fires of one callback in one iteration", fire_counts[i].count, 0, false);
+    r->spin_sleeps = sleeping_waits;
+    if (r->spin_run > lh_proc.cfg.timer_fires && !r->spin_reported) {
+        r->spin_reported = true;
+        report(t, r, LH_KIND_TIMER_STORM, "fires", r->spin_run, lh_proc.cfg.timer_fires,
+               "fires of one source in a row, its loop never sleeping", r->spin_run, 0, false);
     }
 }
 
@@ -228,11 +240,13 @@ void lh_timer_dispatched(lh_tls *t, lh_timer_rec *r, bool keep_running) {
     if (r->freed_in_dispatch && keep_running) report_outlived(t, r);
 }
 
-/* A loop thread woke up: the growth side of the timer-storm detector (the first loop thread owns it). */
+/* A loop thread woke up: whether its wait could have slept (a fires run breaks there), and the
+ * growth side of the timer-storm detector (the first loop thread owns it). */
 static void loop_busy(lh_tls *t, unsigned hook, uint64_t now) {
     (void)hook;
-    (void)now;
     if (recs == NULL || t->rec == NULL) return;
+    if (t->wait_ms != 0 || (left_loop_ns != 0 && now - left_loop_ns > LH_OUTSIDE_SLEEP_NS)) sleeping_waits++;
+    left_loop_ns = 0;
     int32_t tid = lh_load_relaxed(&growth_tid), me = lh_load_relaxed(&t->rec->tid);
     if (tid == 0) {
         /* relaxed: the first loop thread to get here owns the growth detector. */
@@ -258,6 +272,12 @@ static void loop_busy(lh_tls *t, unsigned hook, uint64_t now) {
             report(t, r, LH_KIND_TIMER_STORM, "growth", added, lh_proc.cfg.timer_live, "timer sources added in a growth run",
                    growth_run, growth_start, false);
     }
+}
+
+/* The thread left its event loop: if it stays out long enough, it may have slept (loop_busy). */
+static void loop_left(lh_tls *t, uint64_t now) {
+    (void)t;
+    left_loop_ns = now;
 }
 
 static void after_fork(void) {
@@ -356,6 +376,7 @@ const lh_detector lh_detector_timer = {
     .init = init,
     .after_fork = after_fork,
     .loop_busy = loop_busy,
+    .loop_left = loop_left,
     .block_freed = block_freed,
     .summary = summary,
 };

@@ -28,6 +28,11 @@ typedef struct lh_timer_rec {
     bool dispatching;            /* its callback is running (the dispatching thread's) */
     bool freed_in_dispatch;      /* its data was freed by its own callback */
     bool reported;               /* a timer-outlives-target report was written for it */
+    /* Fires in a row with its loop never sleeping between them (the dispatching thread's). */
+    bool spin_reported;          /* a timer-storm "fires" report was written for it */
+    uint32_t spin_run;           /* the fires of the current run */
+    int32_t spin_tid;            /* the thread of the run */
+    uint64_t spin_sleeps;        /* that thread's sleeping waits at the run's last fire */
     uint32_t pc_count;
     uintptr_t pcs[LH_TIMER_PCS]; /* where it was created */
 } lh_timer_rec;
@@ -45,8 +50,9 @@ lh_timer_rec *lh_timer_track(unsigned hook, uintptr_t func, uintptr_t data, void
 bool lh_timer_untrack(lh_timer_rec *r) LH_HIDDEN;
 void lh_timer_release(lh_timer_rec *r) LH_HIDDEN;
 bool lh_timer_live(const lh_timer_rec *r) LH_HIDDEN;
-/* Its callback runs now (a fire, counted per callback per epoch) / returned: `keep_running` the
- * source goes on (its data freed by its own callback while it goes on is the bug). */
+/* Its callback runs now (a fire, counted for this source: the fires in a row with its thread's
+ * loop never sleeping in between) / returned: `keep_running` the source goes on (its data freed by
+ * its own callback while it goes on is the bug; a source that ends breaks its run). */
 void lh_timer_fire(lh_tls *t, lh_timer_rec *r) LH_HIDDEN;
 void lh_timer_dispatched(lh_tls *t, lh_timer_rec *r, bool keep_running) LH_HIDDEN;
 /* The first live record `match`es (with `key`); by user data, through the data filter. */

@@ -16,8 +16,10 @@
 void lh_window_created(const lh_toolkit *tk, unsigned hook, const void *object, const void *loop, bool mapped) LH_HIDDEN;
 /* GTK 3 made a popup window (a menu's, a tooltip's): not followed, only counted. */
 void lh_window_popup(void) LH_HIDDEN;
-/* A window was shown: the clock of its time to first frame starts (if it was not yet). */
+/* A window was shown, or mapped (on screen): the clock of its time to first frame starts (if it
+ * was not yet). A window whose first frame comes without either having been seen is not timed. */
 void lh_window_shown(const void *object) LH_HIDDEN;
+void lh_window_mapped(const void *object) LH_HIDDEN;
 /* A frame was painted by frame clock (or toykit loop) `loop_or_clock`. */
 void lh_window_painted(lh_tls *t, const void *loop_or_clock) LH_HIDDEN;
 /* A window (shown or not) has no frame yet: only then is lh_window_painted worth calling. */

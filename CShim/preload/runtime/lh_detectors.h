@@ -45,6 +45,9 @@ typedef struct lh_detector {
     /* A loop thread woke up from its event loop's wait / goes back to wait. */
     void (*loop_busy)(lh_tls *t, unsigned hook, uint64_t now);
     void (*loop_wait)(lh_tls *t, uint64_t now);
+    /* A loop thread left its event loop (the outermost GLib loop call returned): what it does until
+     * its next wait (sleep on a condition variable, run a loop of its own) is no iteration. */
+    void (*loop_left)(lh_tls *t, uint64_t now);
     /* ---- the process ---- */
     /* free(): a block goes back to the allocator (only while lh_watch_frees is above 0; not
      * guarded: the callback takes the guard itself when it does anything). */
@@ -82,7 +85,7 @@ extern const lh_detector_row lh_detector_rows[LH_DETECTOR_COUNT] LH_HIDDEN;
  * that sending an event on a hot path (two per epoch) is a loop over the callbacks that exist. */
 #define LH_DETECTOR_EVENTS(X)                                                                       \
     X(thread_start) X(thread_exit) X(flush) X(epoch_end) X(epoch_begin) X(epoch_so_far) X(loop_busy) \
-    X(loop_wait) X(block_freed) X(module_unloaded)
+    X(loop_wait) X(loop_left) X(block_freed) X(module_unloaded)
 
 typedef struct lh_detector_events {
 #define LH_EVENT_LIST(member)                                                                       \

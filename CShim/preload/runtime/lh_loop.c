@@ -6,7 +6,11 @@
  * against the libraries' code ranges, cached at start-up and rescanned when modules come and go),
  * or when the program calls loophunter_iteration_mark(). Waits from anywhere else (libxcb, D-Bus,
  * GIO helpers) are in the middle of an iteration and change nothing. The detectors hear of a loop
- * thread going back to wait and waking up (loop_wait, loop_busy).
+ * thread going back to wait and waking up (loop_wait, loop_busy), and of it leaving its loop
+ * (loop_left): the outermost call of GLib's g_main_context_iteration or g_main_loop_run made from
+ * outside GLib returned, so the thread is not in an iteration of that loop any more (a pool worker
+ * that iterated a private context and now sleeps on a condition variable; a program whose own loop
+ * waits in its own library and iterates GLib's now and then).
  *
  * Runs inside the wait hooks on any thread: no allocation, no lock (a rescan is one thread's at a
  * time through a try-flag; the others use the ranges they see), guard held while we work, errno
@@ -142,4 +146,19 @@ void lh_loop_return(unsigned hook, const void *caller) {
     /* An iteration boundary of a loop thread, outside the loop library's lock (it waits without
      * it): the summary is refreshed here when due (lh_summary.c). */
     lh_summary_tick(now);
+}
+
+uintptr_t lh_loop_run_begins(unsigned hook, ...) {
+    (void)hook;
+    lh_tls *t = &lh_tls_data;
+    t->loop_runs++;
+    return 1; /* counted: the end takes it back */
+}
+
+void lh_loop_run_ends(unsigned hook, uintptr_t token, ...) {
+    (void)hook;
+    lh_tls *t = &lh_tls_data;
+    if (token == 0 || t->loop_runs == 0) return;
+    if (--t->loop_runs > 0 || t->rec == NULL) return;
+    LH_EACH_DETECTOR(loop_left, t, lh_now_ns());
 }

@@ -98,6 +98,7 @@ struct lh_tls {
     uint64_t busy_end_ns;         /* when the loop went back to wait (0: still busy) */
     int32_t wait_ms;              /* timeout of the wait that ended the iteration */
     int32_t longest_wait_ms;      /* longest wait asked for since lh_take_longest_wait (0: none, INT32_MAX: forever) */
+    uint32_t loop_runs;           /* GLib loop entry calls in progress on this thread (lh_loop_run_begins) */
     lh_slot *layout_owner;        /* the innermost object whose layout is running (allocations are charged to it) */
     lh_thread_rec *rec;
 };
@@ -227,6 +228,12 @@ int32_t lh_wait_from_timeval(const struct timeval *tv) LH_HIDDEN;
 /* A wait of a loop-wait hook begins / returned; `caller`: the wrapper's return address. */
 void lh_loop_enter(unsigned hook, const void *caller, int32_t wait_ms) LH_HIDDEN;
 void lh_loop_return(unsigned hook, const void *caller) LH_HIDDEN;
+/* A call of an event-loop library's run entry point (GLib's g_main_context_iteration and
+ * g_main_loop_run, from outside GLib) begins / returned (`token`: what the first returned; the
+ * arguments after it are the row's and are not read). When the outermost one returns the thread
+ * has left its event loop: the detectors hear loop_left. Guard held. */
+uintptr_t lh_loop_run_begins(unsigned hook, ...) LH_HIDDEN;
+void lh_loop_run_ends(unsigned hook, uintptr_t token, ...) LH_HIDDEN;
 /* (Re)reads the loop libraries' address ranges. */
 void lh_loop_scan_libraries(void) LH_HIDDEN;
 /* Finds the interposers of the loop waits loaded ahead of LoopHunter (start-up). */

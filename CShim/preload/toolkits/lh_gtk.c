@@ -412,6 +412,18 @@ static void on_after_paint(void *clock, void *data) {
     }
 }
 
+/* A window's "map" (connected to every GtkWindow when it is made): it is on screen from now on, so
+ * the clock of its time to first frame starts now if no show started it. GTK shows its own windows
+ * (a GTK 3 menu's or tooltip's popup window, made at start-up and shown when the user first opens
+ * it) through calls inside libgtk that LoopHunter does not see; their map signal it does. */
+static void on_window_map(void *window, void *data) {
+    (void)data;
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0 || !lh_active(LH_FAMILY_WINDOW)) return;
+    LH_GUARDED(t);
+    lh_window_mapped(window);
+}
+
 /* ---- detection and verification ---------------------------------------------------------------- */
 
 static void say_off(const char *why) {
@@ -611,8 +623,12 @@ void lh_gtk_after_new(unsigned hook, uintptr_t token, void *object, lh_gtype typ
     if (api.window_type != 0 && lh_family_on(LH_FAMILY_WINDOW) && api.type_is_a(type, api.window_type)) {
         /* GTK 3's popup windows (every menu has one from its creation, tooltips, combo lists) are
          * not the application's windows: not followed (lh_window.c counts them). */
-        if (api.window_get_window_type != NULL && api.window_get_window_type(object) == 1) lh_window_popup();
-        else lh_window_created(&lh_toolkit_gtk, hook, object, NULL, false);
+        if (api.window_get_window_type != NULL && api.window_get_window_type(object) == 1) {
+            lh_window_popup();
+        } else {
+            lh_window_created(&lh_toolkit_gtk, hook, object, NULL, false);
+            api.signal_connect_data(object, "map", (void (*)(void))on_window_map, NULL, NULL, 0);
+        }
         return;
     }
     if (!api.type_is_a(type, api.frame_clock_type)) return;

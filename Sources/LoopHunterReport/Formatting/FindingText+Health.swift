@@ -81,8 +81,9 @@ extension FindingText {
         return text + ", data \(t.data), fired \(count(t.fires, "time")), \(count(t.liveSources, "live source"))"
     }
 
-    /// `live sources grew in 60 iterations in a row, from 12`, `250 fires in one iteration`
+    /// `live sources grew in 60 iterations in a row, from 12`, `250 fires in a row, the loop never sleeping`
     static func stormText(_ s: TimerStorm, timer: ReportTimer) -> String {
+        if s.reason == "fires", let inARow = s.firesInARow { return "\(inARow) fires in a row, the loop never sleeping" }
         if s.reason == "fires" { return "\(s.firesInIteration.map(String.init) ?? "?") fires of the callback in one iteration" }
         var text = "live sources grew"
         if let iterations = s.iterations { text += " in \(count(iterations, "iteration")) in a row" }

@@ -73,6 +73,10 @@ extension ReportKind {
             return "\(label) took \(report.count) ms to its first frame (limit \(report.threshold) ms)"
         case .timerStorm:
             let calling = callback.map { " calling \($0)" } ?? ""
+            if report.timer?.storm?.reason == "fires", report.timer?.storm?.firesInARow != nil {
+                return "\(report.hook.name) source\(calling) fired \(report.count) times in a row, its loop never sleeping "
+                    + "(limit \(report.threshold))"
+            }
             if report.timer?.storm?.reason == "fires" {
                 return "\(report.hook.name) source\(calling) fired \(report.count) times in one iteration (limit \(report.threshold))"
             }

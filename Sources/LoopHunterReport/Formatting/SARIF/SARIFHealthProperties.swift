@@ -30,6 +30,7 @@ struct SARIFHealthProperties: Codable, Sendable, Equatable {
     var stormIterations: UInt64? = nil
     var stormStartLive: UInt64? = nil
     var stormFiresInIteration: UInt64? = nil
+    var stormFiresInARow: UInt64? = nil
     var freedDuringDispatch: Bool? = nil
 
     /// Nil for the other kinds.
@@ -59,6 +60,7 @@ struct SARIFHealthProperties: Codable, Sendable, Equatable {
             stormIterations = t.storm?.iterations
             stormStartLive = t.storm?.startLive
             stormFiresInIteration = t.storm?.firesInIteration
+            stormFiresInARow = t.storm?.firesInARow
             freedDuringDispatch = t.freedDuringDispatch
         case .none, .streak, .warning:
             return nil
