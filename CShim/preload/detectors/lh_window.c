@@ -240,23 +240,23 @@ static lh_window_rec *promote(lh_window_new *n) {
     return w;
 }
 
-void lh_window_shown(const void *object) {
+/* The clock of `object` starts (`since`: "show" or "map") unless it already has; a window made
+ * hidden leaves the table of windows not shown yet for the list. */
+static void clock_starts(const void *object, const char *since) {
     lh_window_rec *w = find(object);
     if (w != NULL) {
-        if (!w->shown && lh_load_relaxed(&w->state) == W_PENDING) start_clock(w, "show", lh_now_ns());
+        if (!w->shown && lh_load_relaxed(&w->state) == W_PENDING) start_clock(w, since, lh_now_ns());
         return;
     }
     lh_window_new *n = find_made(object);
     if (n == NULL || (w = promote(n)) == NULL) return;
-    start_clock(w, "show", lh_now_ns());
+    start_clock(w, since, lh_now_ns());
     publish(w, W_PENDING);
 }
 
-void lh_window_mapped(const void *object) {
-    lh_window_rec *w = find(object);
-    if (w != NULL && !w->shown && lh_load_relaxed(&w->state) == W_PENDING)
-        start_clock(w, "map", lh_now_ns());
-}
+void lh_window_shown(const void *object) { clock_starts(object, "show"); }
+
+void lh_window_mapped(const void *object) { clock_starts(object, "map"); }
 
 /* Steps, most expensive first (insertion sort of at most LH_WINDOW_STEPS). */
 static size_t slowest(const lh_window_rec *w, lh_report_step *out, size_t max) {
