@@ -10,53 +10,15 @@ import LoopHunterTestSupport
 struct EventLoopHealthTests {
     typealias JSON = [String: Any]
 
-    /// Every report (by kind) and the one summary a run wrote.
-    struct Output {
-        let reports: [JSON]
-        let summaries: [JSON]
-        func kind(_ kind: String) -> [JSON] { reports.filter { $0["kind"] as? String == kind } }
-        var summary: JSON { summaries.first ?? [:] }
-    }
-
-    static func output(_ dir: ReportDirectory) throws -> Output {
-        var reports: [JSON] = [], summaries: [JSON] = []
-        for name in dir.fileNames.sorted() {
-            let data = try Data(contentsOf: URL(fileURLWithPath: dir.path + "/" + name))
-            let json = try #require(try JSONSerialization.jsonObject(with: data) as? JSON, "\(name) is a JSON object")
-            if name.hasPrefix("report-") { reports.append(json) } else if name.hasPrefix("summary-") { summaries.append(json) }
-        }
-        return Output(reports: reports, summaries: summaries)
-    }
-
-    /// The function names of a stack's frames (return addresses: symbolized at offset - 1).
-    static func functions(_ report: JSON, _ key: String = "frames") throws -> [String] {
-        let frames = report[key] as? [JSON] ?? []
-        return try Symbolizer.symbolize(modules: frames.map { entry($0, returnAddress: true) }).map { $0?.function ?? "?" }
-    }
-
-    /// A callback's function (a function entry: symbolized at its offset exactly).
-    static func callback(_ frame: Any?) throws -> String? {
-        guard let frame = frame as? JSON else { return nil }
-        return try Symbolizer.symbolize(modules: [entry(frame, returnAddress: false)]).first??.function
-    }
-
-    static func entry(_ frame: JSON, returnAddress: Bool) -> (module: String, offset: UInt64)? {
-        guard let module = frame["module"] as? String, let text = frame["offset"] as? String,
-              let offset = UInt64(text.dropFirst(2), radix: 16), offset > 0 else { return nil }
-        return (module, returnAddress ? offset - 1 : offset)
-    }
-
-    static func number(_ value: Any?) -> Int { (value as? NSNumber)?.intValue ?? -1 }
-
     /// Runs a toykit scenario under the preload; the program's own output must be as without it.
-    static func scenario(_ name: String, extra: [String: String?] = [:]) throws -> (Output, HostRun) {
+    static func scenario(_ name: String, extra: [String: String?] = [:]) throws -> (RawOutput, HostRun) {
         try Native.ensureBuilt()
         let dir = ReportDirectory("health-\(name)")
         defer { dir.remove() }
         let run = HostRun.underPreload([Native.demo, name], dir: dir.path, extra: extra, timeout: 120)
         #expect(run.status == 0 && !run.timedOut, "\(name): \(run.status) \(run.stderr)")
         #expect(run.loophunterLines.isEmpty, "unexpected LoopHunter messages: \(run.loophunterLines)")
-        return (try output(dir), run)
+        return (try RawOutput.read(dir), run)
     }
 
     @Test("stall: the stuck stack, sampled by signal while computing and by a scan while asleep, with the whole duration")
@@ -67,26 +29,26 @@ struct EventLoopHealthTests {
         for report in stalls {
             let stall = try #require(report["stall"] as? JSON)
             #expect(stall["ongoing"] as? Bool == false)
-            #expect(Self.number(stall["duration_ms"]) >= 2000 && Self.number(stall["duration_ms"]) == Self.number(report["count"]))
-            #expect(Self.number(report["threshold"]) == 2000 && report["count_unit"] as? String == "ms in one iteration")
-            #expect(Self.number(stall["sampled_after_ms"]) >= 1500, "sampled while stuck, past 3/4 of the limit")
+            #expect(RawReports.int(stall["duration_ms"]) >= 2000 && RawReports.int(stall["duration_ms"]) == RawReports.int(report["count"]))
+            #expect(RawReports.int(report["threshold"]) == 2000 && report["count_unit"] as? String == "ms in one iteration")
+            #expect(RawReports.int(stall["sampled_after_ms"]) >= 1500, "sampled while stuck, past 3/4 of the limit")
             #expect((report["hook"] as? JSON)?["family"] as? String == "stall")
             #expect((report["object"] as? JSON)?["type"] as? String == "(event loop)")
         }
         let bySignal = try #require(stalls.first { ($0["stall"] as? JSON)?["method"] as? String == "signal" })
         #expect((bySignal["stall"] as? JSON)?["syscall"] is NSNull, "it was running, not in a system call")
-        let stack = try Self.functions(bySignal)
+        let stack = try Symbolizer.functions(bySignal)
         #expect(stack.contains("stall_rebuild_index"), "\(stack)")
         let byScan = try #require(stalls.first { ($0["stall"] as? JSON)?["method"] as? String == "scan" })
         let syscall = (byScan["stall"] as? JSON)?["syscall"] as? String
         #expect(syscall == "clock_nanosleep" || syscall == "nanosleep", "\(syscall ?? "nil")")
-        let scanned = try Self.functions(byScan)
+        let scanned = try Symbolizer.functions(byScan)
         #expect(scanned.contains("stall_wait_for_disk"), "\(scanned)")
 
         let stalled = try #require(out.summary["stalls"] as? JSON)
-        #expect(Self.number(stalled["count"]) == 2 && Self.number(stalled["longest_ms"]) >= 2000)
+        #expect(RawReports.int(stalled["count"]) == 2 && RawReports.int(stalled["longest_ms"]) >= 2000)
         let watchdog = try #require(stalled["watchdog"] as? JSON)
-        #expect(watchdog["running"] as? Bool == true && Self.number(watchdog["signals"]) >= 1 && Self.number(watchdog["scans"]) >= 1)
+        #expect(watchdog["running"] as? Bool == true && RawReports.int(watchdog["signals"]) >= 1 && RawReports.int(watchdog["scans"]) >= 1)
     }
 
     @Test("a stall still going after 5 x LOOPHUNTER_STALL_MS is written by the watchdog as ongoing, once")
@@ -97,7 +59,7 @@ struct EventLoopHealthTests {
         for report in stalls {
             let stall = try #require(report["stall"] as? JSON)
             #expect(stall["ongoing"] as? Bool == true)
-            #expect(Self.number(stall["duration_ms"]) >= 1500 && Self.number(stall["duration_ms"]) < 2500)
+            #expect(RawReports.int(stall["duration_ms"]) >= 1500 && RawReports.int(stall["duration_ms"]) < 2500)
             #expect((report["history"] as? [Any])?.isEmpty == true, "written by the watchdog: no history of the thread")
             #expect((report["thread"] as? JSON)?["name"] as? String == "toykit-demo")
         }
@@ -109,20 +71,20 @@ struct EventLoopHealthTests {
         let report = try #require(out.kind("slow-window").first, "\(out.reports.map { $0["kind"] ?? "" })")
         #expect(out.kind("slow-window").count == 1)
         #expect((report["object"] as? JSON)?["type"] as? String == "TkWindow" && (report["object"] as? JSON)?["name"] as? String == "main")
-        #expect(Self.number(report["count"]) >= 2700 && Self.number(report["threshold"]) == 2000)
+        #expect(RawReports.int(report["count"]) >= 2700 && RawReports.int(report["threshold"]) == 2000)
         let window = try #require(report["window"] as? JSON)
         #expect(window["since"] as? String == "map" && window["painted"] as? Bool == true)
         let steps = try #require(window["slowest"] as? [JSON])
         #expect(steps.count == 3)
-        #expect(try steps.map { try Self.callback($0["callback"]) ?? "?" } ==
+        #expect(try steps.map { try Symbolizer.callback($0["callback"]) ?? "?" } ==
                 ["slow_window_build_rows", "slow_window_apply_theme", "slow_window_load_settings"])
         #expect(steps.map { $0["signal"] as? String ?? "" } == ["timer", "timer", "idle"])
-        #expect(Self.number(steps.first?["duration_us"]) >= 1_800_000)
-        #expect(try Self.functions(report).contains("scenario_slow_window"), "created there")
+        #expect(RawReports.int(steps.first?["duration_us"]) >= 1_800_000)
+        #expect(try Symbolizer.functions(report).contains("scenario_slow_window"), "created there")
 
         let windows = try #require(out.summary["windows"] as? [JSON])
         #expect(windows.count == 1 && windows.first?["painted"] as? Bool == true)
-        #expect(Self.number(windows.first?["time_to_first_frame_ms"]) >= 2700)
+        #expect(RawReports.int(windows.first?["time_to_first_frame_ms"]) >= 2700)
     }
 
     @Test("a healthy program: every window painted at once, no stall, no timer left, nothing reported")
@@ -130,10 +92,10 @@ struct EventLoopHealthTests {
         let (out, _) = try Self.scenario("healthy")
         #expect(out.reports.isEmpty, "\(out.reports.map { $0["kind"] ?? "" })")
         let windows = try #require(out.summary["windows"] as? [JSON])
-        #expect(!windows.isEmpty && windows.allSatisfy { $0["painted"] as? Bool == true && Self.number($0["time_to_first_frame_ms"]) < 2000 })
-        #expect(Self.number((out.summary["stalls"] as? JSON)?["count"]) == 0)
+        #expect(!windows.isEmpty && windows.allSatisfy { $0["painted"] as? Bool == true && RawReports.int($0["time_to_first_frame_ms"]) < 2000 })
+        #expect(RawReports.int((out.summary["stalls"] as? JSON)?["count"]) == 0)
         let timers = try #require(out.summary["timers"] as? JSON)
-        #expect(Self.number(timers["created"]) > 0 && Self.number(timers["fires"]) > 0 && Self.number(timers["live"]) == 0)
+        #expect(RawReports.int(timers["created"]) > 0 && RawReports.int(timers["fires"]) > 0 && RawReports.int(timers["live"]) == 0)
     }
 
     @Test("timer-storm: live timers growing iteration after iteration, and one idle firing 300 times in a row with the loop never sleeping; 300 one-shot timers sharing a callback are none")
@@ -142,21 +104,21 @@ struct EventLoopHealthTests {
         let storms = out.kind("timer-storm")
         #expect(out.reports.count == 2 && storms.count == 2, "\(out.reports.map { $0["kind"] ?? "" })")
         let growth = try #require(storms.first { (($0["timer"] as? JSON)?["storm"] as? JSON)?["reason"] as? String == "growth" })
-        #expect(Self.number(growth["count"]) >= 500 && growth["count_unit"] as? String == "timer sources added in a growth run")
-        #expect(try Self.callback((growth["timer"] as? JSON)?["callback"]) == "timer_storm_tooltip")
-        #expect(try Self.functions(growth).contains("timer_storm_arm_tooltips"))
+        #expect(RawReports.int(growth["count"]) >= 500 && growth["count_unit"] as? String == "timer sources added in a growth run")
+        #expect(try Symbolizer.callback((growth["timer"] as? JSON)?["callback"]) == "timer_storm_tooltip")
+        #expect(try Symbolizer.functions(growth).contains("timer_storm_arm_tooltips"))
         let fires = try #require(storms.first { (($0["timer"] as? JSON)?["storm"] as? JSON)?["reason"] as? String == "fires" })
-        #expect(Self.number(fires["count"]) == 201 && Self.number(fires["threshold"]) == 200)
+        #expect(RawReports.int(fires["count"]) == 201 && RawReports.int(fires["threshold"]) == 200)
         #expect(fires["count_unit"] as? String == "fires of one source in a row, its loop never sleeping")
         let timer = try #require(fires["timer"] as? JSON)
-        #expect(Self.number((timer["storm"] as? JSON)?["fires_in_a_row"]) == 201)
-        #expect(Self.number(timer["fires"]) == 201, "the one source fired that often itself")
+        #expect(RawReports.int((timer["storm"] as? JSON)?["fires_in_a_row"]) == 201)
+        #expect(RawReports.int(timer["fires"]) == 201, "the one source fired that often itself")
         #expect(timer["source"] as? String == "tk_loop_add_idle")
-        #expect(try Self.callback(timer["callback"]) == "timer_storm_poll_sync")
-        #expect(try Self.functions(fires).contains("timer_storm_start_sync"))
+        #expect(try Symbolizer.callback(timer["callback"]) == "timer_storm_poll_sync")
+        #expect(try Symbolizer.functions(fires).contains("timer_storm_start_sync"))
         // The 300 zero-delay row updates (one callback, 300 one-shot sources) all fired, unreported.
         let summary = try #require(out.summary["timers"] as? JSON)
-        #expect(Self.number(summary["fires"]) >= 300 + 300)
+        #expect(RawReports.int(summary["fires"]) >= 300 + 300)
     }
 
     @Test("timer-outlives-target: reported at the free() with where it was freed and where the timer was made")
@@ -165,13 +127,13 @@ struct EventLoopHealthTests {
         let report = try #require(out.kind("timer-outlives-target").first, "\(out.reports.map { $0["kind"] ?? "" })")
         #expect(out.reports.count == 1)
         let timer = try #require(report["timer"] as? JSON)
-        #expect(try Self.callback(timer["callback"]) == "timer_dangling_progress")
+        #expect(try Symbolizer.callback(timer["callback"]) == "timer_dangling_progress")
         #expect(timer["data"] as? String == (report["object"] as? JSON)?["address"] as? String)
-        #expect(Self.number(timer["interval_ms"]) == 50 && Self.number(timer["fires"]) >= 1)
-        let stack = try Self.functions(report)
+        #expect(RawReports.int(timer["interval_ms"]) == 50 && RawReports.int(timer["fires"]) >= 1)
+        let stack = try Symbolizer.functions(report)
         #expect(stack.contains("timer_dangling_finish"), "freed there: \(stack)")
-        #expect(try Self.functions(report, "created_frames").contains("timer_dangling_start"))
-        #expect(Self.number((out.summary["timers"] as? JSON)?["outlived"]) == 1)
+        #expect(try Symbolizer.functions(report, "created_frames").contains("timer_dangling_start"))
+        #expect(RawReports.int((out.summary["timers"] as? JSON)?["outlived"]) == 1)
     }
 
     @Test("with the stall, window and timer families off: nothing of them, and their summary sections null",
@@ -184,7 +146,7 @@ struct EventLoopHealthTests {
 
     // ---- GTK 3 and GTK 4 ----------------------------------------------------------------------
 
-    static func gtk(_ version: Int, _ mode: String) throws -> Output {
+    static func gtk(_ version: Int, _ mode: String) throws -> RawOutput {
         try Native.ensureBuilt()
         let program = "\(Native.gtkPrograms)/gtk\(version)-health"
         let plain = GTKRun.run([program, mode], dir: nil)
@@ -194,7 +156,7 @@ struct EventLoopHealthTests {
         let traced = GTKRun.run([program, mode], dir: dir.path)
         #expect(traced.status == plain.status && traced.stdout == plain.stdout)
         #expect(GTKRun.normalized(traced.stderr) == GTKRun.normalized(plain.stderr))
-        return try output(dir)
+        return try RawOutput.read(dir)
     }
 
     @Test("GTK: a realize handler delaying the first frame is a slow-window naming the signal", arguments: [3, 4])
@@ -204,11 +166,11 @@ struct EventLoopHealthTests {
         #expect((report["object"] as? JSON)?["type"] as? String == "GtkWindow")
         let window = try #require(report["window"] as? JSON)
         #expect(window["title"] as? String == "Preferences" && window["painted"] as? Bool == true)
-        #expect(Self.number(report["count"]) >= 2500)
+        #expect(RawReports.int(report["count"]) >= 2500)
         let steps = try #require(window["slowest"] as? [JSON])
         #expect(steps.contains { $0["signal"] as? String == "realize" && $0["object_type"] as? String == "GtkWindow" &&
-                Self.number($0["duration_us"]) >= 2_500_000 }, "\(steps)")
-        #expect(try Self.functions(report).contains("main"), "created in main")
+                RawReports.int($0["duration_us"]) >= 2_500_000 }, "\(steps)")
+        #expect(try Symbolizer.functions(report).contains("main"), "created in main")
     }
 
     @Test("GTK: a click handler sleeping on the UI thread is a stall stuck in that handler", arguments: [3, 4])
@@ -216,9 +178,9 @@ struct EventLoopHealthTests {
         let out = try Self.gtk(version, "blocked-handler")
         let stall = try #require(out.kind("stall").first, "\(out.reports.map { $0["kind"] ?? "" })")
         #expect(out.kind("stall").count == 1)
-        let stack = try Self.functions(stall)
+        let stack = try Symbolizer.functions(stall)
         #expect(stack.contains("health_save_clicked"), "\(stack)")
-        #expect(Self.number((stall["stall"] as? JSON)?["duration_ms"]) >= 2500)
+        #expect(RawReports.int((stall["stall"] as? JSON)?["duration_ms"]) >= 2500)
     }
 
     @Test("GTK: g_free of a live timeout's data is reported once; the timeout that freed it (returning FALSE) is not",
@@ -228,10 +190,10 @@ struct EventLoopHealthTests {
         #expect(out.reports.count == 1, "\(out.reports.map { $0["kind"] ?? "" })")
         let report = try #require(out.kind("timer-outlives-target").first)
         let timer = try #require(report["timer"] as? JSON)
-        #expect(timer["source"] as? String == "g_timeout_add" && Self.number(timer["interval_ms"]) == 50)
-        #expect(try Self.callback(timer["callback"]) == "on_progress")
-        #expect(try Self.functions(report).contains("health_download_done"))
-        #expect(try Self.functions(report, "created_frames").contains("main"))
+        #expect(timer["source"] as? String == "g_timeout_add" && RawReports.int(timer["interval_ms"]) == 50)
+        #expect(try Symbolizer.callback(timer["callback"]) == "on_progress")
+        #expect(try Symbolizer.functions(report).contains("health_download_done"))
+        #expect(try Symbolizer.functions(report, "created_frames").contains("main"))
     }
 
     @Test("GTK: a healthy program has its window listed, painted, and nothing reported", arguments: [3, 4])
@@ -242,6 +204,6 @@ struct EventLoopHealthTests {
         #expect(windows.contains { $0["type"] as? String == "GtkWindow" && $0["painted"] as? Bool == true &&
                 $0["title"] as? String == "Preferences" })
         let timers = try #require(out.summary["timers"] as? JSON)
-        #expect(Self.number(timers["created"]) >= 1 && Self.number(timers["fires"]) >= 1, "its end timeout was followed")
+        #expect(RawReports.int(timers["created"]) >= 1 && RawReports.int(timers["fires"]) >= 1, "its end timeout was followed")
     }
 }

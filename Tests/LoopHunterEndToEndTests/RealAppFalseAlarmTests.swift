@@ -9,11 +9,11 @@ import Testing
 /// allocation burst (alloc-storm), idle threads out of their event loop (stall).
 @Suite("real applications: the false alarms they raised stay quiet, the bugs next to them do not")
 struct RealAppFalseAlarmTests {
-    typealias JSON = EventLoopHealthTests.JSON
+    typealias JSON = [String: Any]
 
     /// Runs `gtkN-quiet MODE` plain and under the preload: the same output and status, then what
     /// the preload wrote.
-    static func quiet(_ version: Int, _ mode: String, extra: [String: String?] = [:]) throws -> EventLoopHealthTests.Output {
+    static func quiet(_ version: Int, _ mode: String, extra: [String: String?] = [:]) throws -> RawOutput {
         try Native.ensureBuilt()
         let program = "\(Native.gtkPrograms)/gtk\(version)-quiet"
         let plain = GTKRun.run([program, mode], dir: nil)
@@ -23,19 +23,19 @@ struct RealAppFalseAlarmTests {
         let traced = GTKRun.run([program, mode], dir: dir.path, extra: extra)
         #expect(traced.status == plain.status && traced.stdout == plain.stdout)
         #expect(GTKRun.normalized(traced.stderr) == GTKRun.normalized(plain.stderr))
-        return try EventLoopHealthTests.output(dir)
+        return try RawOutput.read(dir)
     }
 
-    static func number(_ value: Any?) -> Int { EventLoopHealthTests.number(value) }
-    static func kinds(_ out: EventLoopHealthTests.Output) -> [String] { out.reports.map { $0["kind"] as? String ?? "?" } }
+    static func number(_ value: Any?) -> Int { RawReports.int(value) }
+    static func kinds(_ out: RawOutput) -> [String] { out.reports.map { $0["kind"] as? String ?? "?" } }
 
     /// The stall reports about the thread named `name` (prefix).
-    static func stalls(_ out: EventLoopHealthTests.Output, thread name: String) -> [JSON] {
+    static func stalls(_ out: RawOutput, thread name: String) -> [JSON] {
         out.kind("stall").filter { (($0["thread"] as? JSON)?["name"] as? String ?? "").hasPrefix(name) }
     }
 
     /// The summary's entry of the thread named `name` (prefix).
-    static func thread(_ out: EventLoopHealthTests.Output, _ name: String) -> JSON? {
+    static func thread(_ out: RawOutput, _ name: String) -> JSON? {
         (out.summary["threads"] as? [JSON])?.first { ($0["name"] as? String ?? "").hasPrefix(name) }
     }
 
@@ -76,7 +76,7 @@ struct RealAppFalseAlarmTests {
         #expect(timer["source"] as? String == "g_idle_add" && Self.number(timer["fires"]) == 201)
         #expect((timer["storm"] as? JSON)?["reason"] as? String == "fires")
         #expect(Self.number((timer["storm"] as? JSON)?["fires_in_a_row"]) == 201)
-        #expect(try EventLoopHealthTests.callback(timer["callback"]) == "quiet_poll_idle")
+        #expect(try Symbolizer.callback(timer["callback"]) == "quiet_poll_idle")
     }
 
     @Test("alloc-storm: one 96 MiB burst in one iteration is no storm (it would be with LOOPHUNTER_ALLOC_REPEAT=1)",
@@ -85,7 +85,7 @@ struct RealAppFalseAlarmTests {
         let out = try Self.quiet(version, "alloc-burst")
         #expect(out.kind("alloc-storm").isEmpty, "\(Self.kinds(out))")
         let once = try Self.quiet(version, "alloc-burst", extra: ["LOOPHUNTER_ALLOC_REPEAT": "1"])
-        let storm = try #require(try once.kind("alloc-storm").first { try EventLoopHealthTests.functions($0).contains("alloc_burst") },
+        let storm = try #require(try once.kind("alloc-storm").first { try Symbolizer.functions($0).contains("alloc_burst") },
                                  "the burst crosses the limit: \(Self.kinds(once))")
         #expect((storm["object"] as? JSON)?["type"] as? String == "(no layout running)")
         #expect(Self.number(storm["count"]) > 64 << 20)
@@ -116,6 +116,6 @@ struct RealAppFalseAlarmTests {
         #expect(stalls.count == 1, "\(Self.kinds(out))")
         let stall = try #require(stalls.first)
         #expect(Self.number((stall["stall"] as? JSON)?["duration_ms"]) >= 900)
-        #expect(try EventLoopHealthTests.functions(stall).contains("quiet_worker_blocks"))
+        #expect(try Symbolizer.functions(stall).contains("quiet_worker_blocks"))
     }
 }

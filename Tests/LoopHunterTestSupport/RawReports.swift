@@ -21,6 +21,9 @@ package enum RawReports {
 
     package static func number(_ value: Any?) -> UInt64? { (value as? NSNumber)?.uint64Value }
 
+    /// A JSON number as an Int; -1 when it is missing or not a number.
+    package static func int(_ value: Any?) -> Int { (value as? NSNumber)?.intValue ?? -1 }
+
     /// The `alloc` object of the summary's thread named `name`.
     package static func threadAlloc(_ summary: [String: Any], _ name: String) -> [String: Any]? {
         let threads = summary["threads"] as? [[String: Any]] ?? []

@@ -52,6 +52,26 @@ package enum Symbolizer {
     }
 }
 
+extension Symbolizer {
+    /// The function names of a raw report's stack (return addresses: symbolized at offset - 1).
+    package static func functions(_ report: [String: Any], _ key: String = "frames") throws -> [String] {
+        let frames = report[key] as? [[String: Any]] ?? []
+        return try symbolize(modules: frames.map { rawEntry($0, returnAddress: true) }).map { $0?.function ?? "?" }
+    }
+
+    /// A raw callback frame's function (a function entry: symbolized at its offset exactly).
+    package static func callback(_ frame: Any?) throws -> String? {
+        guard let frame = frame as? [String: Any] else { return nil }
+        return try symbolize(modules: [rawEntry(frame, returnAddress: false)]).first??.function
+    }
+
+    static func rawEntry(_ frame: [String: Any], returnAddress: Bool) -> (module: String, offset: UInt64)? {
+        guard let module = frame["module"] as? String, let text = frame["offset"] as? String,
+              let offset = UInt64(text.dropFirst(2), radix: 16), offset > 0 else { return nil }
+        return (module, returnAddress ? offset - 1 : offset)
+    }
+}
+
 package struct SymbolizerMissing: Error, CustomStringConvertible {
     package var description: String { "llvm-symbolizer not found (the Swift toolchain ships one; or apt-get install llvm)" }
 }
