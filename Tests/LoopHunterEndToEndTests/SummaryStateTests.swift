@@ -213,7 +213,8 @@ struct SummaryStateTests {
         #expect(run.status == 0, "\(run.stderr)")
         let summary = try #require(try Self.summary(dir), "\(dir.fileNames)")
         let windows = try #require(summary.windows)
-        #expect(windows.contains { $0.title == "Open" && $0.painted && $0.since == "creation" }, "\(windows)")
+        // GTK shows the dialog from inside itself (no show LoopHunter sees): it is timed from its map.
+        #expect(windows.contains { $0.title == "Open" && $0.painted && $0.since == "map" }, "\(windows)")
         #expect(windows.contains { $0.title == "main" && $0.painted })
         #expect(summary.windowsNeverShown == 300)
         #expect((summary.windowsPopups ?? 0) >= 40, "the menus' popup windows")
