@@ -67,12 +67,12 @@ case "$what" in
   asan|all) sanitizer asan "-fsanitize=address,undefined" libasan.so ASAN_OPTIONS "detect_leaks=0:halt_on_error=1:abort_on_error=0:exitcode=66" ;;
 esac
 case "$what" in
-  tsan|all) sanitizer tsan "-fsanitize=thread" libtsan.so TSAN_OPTIONS "halt_on_error=1:exitcode=66:report_signal_unsafe=0" ;;
+  tsan|all) sanitizer tsan "-fsanitize=thread" libtsan.so TSAN_OPTIONS "halt_on_error=1:exitcode=66:report_signal_unsafe=0:suppressions=$root/scripts/tsan.supp" ;;
 esac
 # A ThreadSanitizer-built host with the ordinary preload: TSan sees our code only through the libc
 # calls it intercepts (see lh_unwind.h and lh_breach.c's annotations).
 case "$what" in
-  tsan-host|all) sanitizer tsan-host "-fsanitize=thread" libtsan.so TSAN_OPTIONS "halt_on_error=1:exitcode=66:report_signal_unsafe=0" host ;;
+  tsan-host|all) sanitizer tsan-host "-fsanitize=thread" libtsan.so TSAN_OPTIONS "halt_on_error=1:exitcode=66:report_signal_unsafe=0:suppressions=$root/scripts/tsan.supp" host ;;
 esac
 echo "sanitize: $runs runs, $findings with findings"
 [ "$findings" -eq 0 ]

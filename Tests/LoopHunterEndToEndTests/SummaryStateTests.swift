@@ -43,7 +43,9 @@ struct SummaryStateTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Native.leave)
         process.arguments = ["run", "100"]
-        process.environment = ["LD_PRELOAD": Native.preload, "LOOPHUNTER_DIR": dir.path, "PATH": "/usr/bin:/bin"]
+        // Kept current every second (off by default until its cross-thread reads are TSan-clean).
+        process.environment = ["LD_PRELOAD": Native.preload, "LOOPHUNTER_DIR": dir.path, "PATH": "/usr/bin:/bin",
+                               "LOOPHUNTER_SUMMARY_INTERVAL_MS": "1000"]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }

@@ -59,7 +59,7 @@
     X(timer_fires, "TIMER_FIRES", 200, 2, 100000000,                                               \
       "fires in a row of one repeating timer source, its event loop never sleeping between them, " \
       "above which a timer-storm is reported")                                                     \
-    X(summary_interval_ms, "SUMMARY_INTERVAL_MS", 1000, 0, 3600000,                                \
+    X(summary_interval_ms, "SUMMARY_INTERVAL_MS", 0, 0, 3600000,                                \
       "the summary file is rewritten at most this often while the process runs (from an event-loop " \
       "iteration boundary), so a process that dies, calls _exit or execs leaves what it saw; 0: "  \
       "written only when the process leaves")                                                      \

@@ -54,11 +54,15 @@ typedef struct lh_window_rec {
     const void *loop;                 /* toykit: its TkLoop; GTK: NULL */
     const lh_toolkit *toolkit;
     unsigned hook;                    /* the hook that saw it created (the report's hook) */
-    bool shown;                       /* shown or mapped: the clock runs from start_ns */
+    /* shown, since, start_ns, painted_ns, gone_ns: written by the window's thread while the record
+     * is pending, read by a summary written meanwhile on another thread (a kept-current summary):
+     * _Atomic, so every plain access is an atomic one (seq_cst; the window path is not hot). */
+    _Atomic bool shown;               /* shown or mapped: the clock runs from start_ns */
     bool reported;
-    const char *since;                /* "creation", "show", "map" */
-    uint64_t created_ns, start_ns, painted_ns;
-    uint64_t gone_ns;                 /* finalized before its first frame: when (0: alive or painted) */
+    const char *_Atomic since;        /* "creation", "show", "map" */
+    uint64_t created_ns;
+    _Atomic uint64_t start_ns, painted_ns;
+    _Atomic uint64_t gone_ns;         /* finalized before its first frame: when (0: alive or painted) */
     char type[64], name[64], title[128];
     uint32_t pc_count;
     uintptr_t pcs[LH_WINDOW_PCS];     /* where it was created */
