@@ -26,7 +26,6 @@ struct RealAppFalseAlarmTests {
         return try RawOutput.read(dir)
     }
 
-    static func number(_ value: Any?) -> Int { RawReports.int(value) }
     static func kinds(_ out: RawOutput) -> [String] { out.reports.map { $0["kind"] as? String ?? "?" } }
 
     /// The stall reports about the thread named `name` (prefix).
@@ -47,12 +46,12 @@ struct RealAppFalseAlarmTests {
         let windows = try #require(out.summary["windows"] as? [JSON])
         let late = try #require(windows.first { $0["title"] as? String == "Late" }, "\(windows)")
         #expect(late["since"] as? String == "map" && late["painted"] as? Bool == true)
-        #expect(Self.number(late["time_to_first_frame_ms"]) < 2000 && Self.number(late["created_us"]) >= 2_400_000,
+        #expect(RawReports.int(late["time_to_first_frame_ms"]) < 2000 && RawReports.int(late["created_us"]) >= 2_400_000,
                 "its clock started when it was mapped, 2.5 s in: \(late)")
         if version == 3 {
             // The menu's own popup window (made with the menu, mapped when it popped up) is not an
             // application window: counted, never listed nor judged.
-            #expect(Self.number(out.summary["windows_popups"]) >= 1, "\(out.summary["windows_popups"] ?? "nil")")
+            #expect(RawReports.int(out.summary["windows_popups"]) >= 1, "\(out.summary["windows_popups"] ?? "nil")")
             #expect(!windows.contains { $0["title"] as? String != "Late" && $0["since"] as? String == "map" }, "\(windows)")
         }
     }
@@ -63,7 +62,7 @@ struct RealAppFalseAlarmTests {
         let out = try Self.quiet(version, "async-tasks")
         #expect(out.kind("timer-storm").isEmpty, "\(Self.kinds(out))")
         let timers = try #require(out.summary["timers"] as? JSON)
-        #expect(Self.number(timers["created"]) >= 500 && Self.number(timers["fires"]) >= 500, "each one was followed: \(timers)")
+        #expect(RawReports.int(timers["created"]) >= 500 && RawReports.int(timers["fires"]) >= 500, "each one was followed: \(timers)")
     }
 
     @Test("timer-storm: an idle returning TRUE 300 times in a row, the loop never sleeping, is still a storm", arguments: [3, 4])
@@ -71,11 +70,11 @@ struct RealAppFalseAlarmTests {
         let out = try Self.quiet(version, "spin-idle")
         let storm = try #require(out.kind("timer-storm").first, "\(Self.kinds(out))")
         #expect(out.kind("timer-storm").count == 1)
-        #expect(Self.number(storm["count"]) == 201 && Self.number(storm["threshold"]) == 200)
+        #expect(RawReports.int(storm["count"]) == 201 && RawReports.int(storm["threshold"]) == 200)
         let timer = try #require(storm["timer"] as? JSON)
-        #expect(timer["source"] as? String == "g_idle_add" && Self.number(timer["fires"]) == 201)
+        #expect(timer["source"] as? String == "g_idle_add" && RawReports.int(timer["fires"]) == 201)
         #expect((timer["storm"] as? JSON)?["reason"] as? String == "fires")
-        #expect(Self.number((timer["storm"] as? JSON)?["fires_in_a_row"]) == 201)
+        #expect(RawReports.int((timer["storm"] as? JSON)?["fires_in_a_row"]) == 201)
         #expect(try Symbolizer.callback(timer["callback"]) == "quiet_poll_idle")
     }
 
@@ -88,7 +87,7 @@ struct RealAppFalseAlarmTests {
         let storm = try #require(try once.kind("alloc-storm").first { try Symbolizer.functions($0).contains("alloc_burst") },
                                  "the burst crosses the limit: \(Self.kinds(once))")
         #expect((storm["object"] as? JSON)?["type"] as? String == "(no layout running)")
-        #expect(Self.number(storm["count"]) > 64 << 20)
+        #expect(RawReports.int(storm["count"]) > 64 << 20)
     }
 
     @Test("stall: a pool worker that iterated a private context and now waits on a condition variable is idle, not stuck",
@@ -96,7 +95,7 @@ struct RealAppFalseAlarmTests {
     func idlePoolWorker(_ version: Int) throws {
         let out = try Self.quiet(version, "idle-pool", extra: ["LOOPHUNTER_STALL_MS": "300"])
         let worker = try #require(Self.thread(out, "pool"), "the worker ran a loop iteration: \(out.summary["threads"] ?? [])")
-        #expect(Self.number(worker["iterations"]) >= 1)
+        #expect(RawReports.int(worker["iterations"]) >= 1)
         #expect(Self.stalls(out, thread: "pool").isEmpty, "\(Self.kinds(out))")
     }
 
@@ -105,7 +104,7 @@ struct RealAppFalseAlarmTests {
     func ownLoop(_ version: Int) throws {
         let out = try Self.quiet(version, "own-loop", extra: ["LOOPHUNTER_STALL_MS": "300"])
         let thread = try #require(Self.thread(out, "own-loop"), "\(out.summary["threads"] ?? [])")
-        #expect(Self.number(thread["iterations"]) >= 4)
+        #expect(RawReports.int(thread["iterations"]) >= 4)
         #expect(Self.stalls(out, thread: "own-loop").isEmpty, "\(Self.kinds(out))")
     }
 
@@ -115,7 +114,7 @@ struct RealAppFalseAlarmTests {
         let stalls = Self.stalls(out, thread: "worker")
         #expect(stalls.count == 1, "\(Self.kinds(out))")
         let stall = try #require(stalls.first)
-        #expect(Self.number((stall["stall"] as? JSON)?["duration_ms"]) >= 900)
+        #expect(RawReports.int((stall["stall"] as? JSON)?["duration_ms"]) >= 900)
         #expect(try Symbolizer.functions(stall).contains("quiet_worker_blocks"))
     }
 }

@@ -8,15 +8,9 @@ import Testing
 /// named by its cause; `--fail-on-breach` fails it with status 4.
 @Suite("verdicts of run and report")
 struct VerdictCLITests {
-    static func cli(_ arguments: [String], environment: [String: String?] = [:], timeout: Double = 120) -> HostRun {
-        HostRun.cli(arguments, environment: environment, timeout: timeout)
-    }
-
-    static let gtkPrograms = Native.release.appendingPathComponent("test-programs/gtk").path
-
     /// A program of scripts/build-gtk-programs.sh (built by the test command before the tests).
     static func gtkProgram(_ name: String) throws -> String {
-        let path = gtkPrograms + "/" + name
+        let path = Native.gtkPrograms + "/" + name
         try #require(FileManager.default.isExecutableFile(atPath: path), "\(path) is missing: run scripts/build-gtk-programs.sh")
         return path
     }

@@ -57,33 +57,35 @@ static __attribute__((noreturn)) void end_now(int status) {
     for (;;) syscall(SYS_exit_group, status);
 }
 
-LH_EXPORT void _exit(int status) {
-    __typeof__(lh_real__exit) real = LH_ORIGINAL(_exit);
-    before_exit(LH_HOOK__exit);
+/* The summary, then the original (or the system call when there is none). */
+static __attribute__((noreturn)) void leave(unsigned hook, void (*real)(int), int status) {
+    before_exit(hook);
     if (real != NULL) real(status);
     end_now(status);
 }
 
-LH_EXPORT void _Exit(int status) {
-    __typeof__(lh_real__Exit) real = LH_ORIGINAL(_Exit);
-    before_exit(LH_HOOK__Exit);
-    if (real != NULL) real(status);
-    end_now(status);
-}
+LH_EXPORT void _exit(int status) { leave(LH_HOOK__exit, LH_ORIGINAL(_exit), status); }
 
-/* The non-variadic exec rows: the summary, the forward, and back to running if it failed. */
-#define LH_EXEC_HOOK(name, params, args)                                                            \
-    LH_EXPORT int name params {                                                                     \
-        __typeof__(lh_real_##name) real = LH_ORIGINAL(name);                                        \
-        if (LH_UNLIKELY(real == NULL)) {                                                            \
+LH_EXPORT void _Exit(int status) { leave(LH_HOOK__Exit, LH_ORIGINAL(_Exit), status); }
+
+/* Every exec row's body after its arguments are in place: the summary, the forward through the
+ * original `original` (ENOSYS without one), and back to running if the exec failed. */
+#define LH_EXEC_FORWARD(hook, original, args)                                                       \
+    do {                                                                                            \
+        __typeof__(lh_real_##original) real_ = LH_ORIGINAL(original);                               \
+        if (LH_UNLIKELY(real_ == NULL)) {                                                           \
             errno = ENOSYS;                                                                         \
             return -1;                                                                              \
         }                                                                                           \
-        bool token = before_exec(LH_HOOK_##name);                                                   \
-        int result = real args;                                                                     \
-        after_exec(token);                                                                          \
-        return result;                                                                              \
-    }
+        bool token_ = before_exec(hook);                                                            \
+        int result_ = real_ args;                                                                   \
+        after_exec(token_);                                                                         \
+        return result_;                                                                             \
+    } while (0)
+
+/* The non-variadic exec rows. */
+#define LH_EXEC_HOOK(name, params, args)                                                            \
+    LH_EXPORT int name params { LH_EXEC_FORWARD(LH_HOOK_##name, name, args); }
 
 LH_EXEC_HOOK(execve, (const char *path, char *const argv[], char *const envp[]), (path, argv, envp))
 LH_EXEC_HOOK(execv, (const char *path, char *const argv[]), (path, argv))
@@ -117,15 +119,7 @@ LH_EXPORT int execl(const char *path, const char *arg, ...) {
     char *argv[n];
     LH_GATHER(arg, arg, argv, n);
     argv[n - 1] = NULL;
-    __typeof__(lh_real_execv) real = LH_ORIGINAL(execv);
-    if (LH_UNLIKELY(real == NULL)) {
-        errno = ENOSYS;
-        return -1;
-    }
-    bool token = before_exec(LH_HOOK_execl);
-    int result = real(path, argv);
-    after_exec(token);
-    return result;
+    LH_EXEC_FORWARD(LH_HOOK_execl, execv, (path, argv));
 }
 
 LH_EXPORT int execlp(const char *file, const char *arg, ...) {
@@ -136,15 +130,7 @@ LH_EXPORT int execlp(const char *file, const char *arg, ...) {
     char *argv[n];
     LH_GATHER(arg, arg, argv, n);
     argv[n - 1] = NULL;
-    __typeof__(lh_real_execvp) real = LH_ORIGINAL(execvp);
-    if (LH_UNLIKELY(real == NULL)) {
-        errno = ENOSYS;
-        return -1;
-    }
-    bool token = before_exec(LH_HOOK_execlp);
-    int result = real(file, argv);
-    after_exec(token);
-    return result;
+    LH_EXEC_FORWARD(LH_HOOK_execlp, execvp, (file, argv));
 }
 
 LH_EXPORT int execle(const char *path, const char *arg, ...) {
@@ -163,13 +149,5 @@ LH_EXPORT int execle(const char *path, const char *arg, ...) {
         va_end(ap2);
     }
     argv[n - 1] = NULL;
-    __typeof__(lh_real_execve) real = LH_ORIGINAL(execve);
-    if (LH_UNLIKELY(real == NULL)) {
-        errno = ENOSYS;
-        return -1;
-    }
-    bool token = before_exec(LH_HOOK_execle);
-    int result = real(path, argv, envp);
-    after_exec(token);
-    return result;
+    LH_EXEC_FORWARD(LH_HOOK_execle, execve, (path, argv, envp));
 }
