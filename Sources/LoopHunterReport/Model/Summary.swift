@@ -44,6 +44,8 @@ public struct Summary: Codable, Sendable, Equatable {
     public let timers: SummaryTimers?
     /// The seccomp sandbox the process entered (schema 1.4): nil when it entered none.
     public let sandbox: SummarySandbox?
+    /// Layout requests by cause (schema 1.5): nil when the layout hook family was off, and in older files.
+    public let causes: SummaryCauses?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, id
@@ -63,6 +65,6 @@ public struct Summary: Codable, Sendable, Equatable {
         case table, reports, fingerprints, gtk, alloc, stalls, windows
         case windowsTruncated = "windows_truncated"
         case windowMs = "window_ms"
-        case timers, sandbox
+        case timers, sandbox, causes
     }
 }
