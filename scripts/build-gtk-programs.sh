@@ -7,8 +7,12 @@
 #   gtk3-health     gtk4-health       event-loop health bugs: slow-window, blocked-handler, dangling-timeout
 #   gtk3-quiet      gtk4-quiet        healthy shapes of real applications that once raised false alarms
 #   gtk3-offsets    gtk4-offsets      the class layout of the installed headers (for a test)
+#   gtk3-causes     gtk4-causes       MODE: a layout loop of each cause kind (in-layout, ping-pong,
+#                                     tick-flip) or a healthy program that relayouts a lot (paned-anim,
+#                                     revealer, same-text, tick-resize, tick-scaled)
 #   gtk3-vfunc-bench gtk4-vfunc-bench the cost of a wrapped layout vfunc (scripts/bench)
 #   gtk3-layout-bench gtk4-layout-bench ~1,000 widgets laid out every frame (scripts/bench)
+#   gtk3-request-bench gtk4-request-bench the cost of one layout request (outside, and result-caused)
 #   lh-fake-gtk                       a GTK of unknown layout (GObject only)
 #   lh-x-close, run-for.sh            close a program's windows as a window manager would
 #   lh-late-gtk                       GTK 3 dlopened RTLD_LOCAL after start-up (Tests/Programs/late)
@@ -57,12 +61,17 @@ for file in "$src"/gtk[34]_*.c; do
   mv -f "$out/$name.tmp" "$out/$name"
 done
 # Sources built for both GTK versions (gtk3-NAME and gtk4-NAME).
-for base in gtk_health:health gtk_quiet:quiet widget_reuse:reuse gtk_offsets:offsets vfunc_bench:vfunc-bench layout_bench:layout-bench; do
+for base in gtk_health:health gtk_quiet:quiet widget_reuse:reuse gtk_offsets:offsets vfunc_bench:vfunc-bench layout_bench:layout-bench request_bench:request-bench; do
   file=$src/${base%%:*}.c
   name=${base##*:}
   "$cc" "${flags[@]}" "$file" "${gtk3[@]}" -o "$out/gtk3-$name.tmp" && mv -f "$out/gtk3-$name.tmp" "$out/gtk3-$name"
   "$cc" "${flags[@]}" "$file" "${gtk4[@]}" -o "$out/gtk4-$name.tmp" && mv -f "$out/gtk4-$name.tmp" "$out/gtk4-$name"
 done
+# Layout loops of each cause kind and healthy programs that relayout every frame (gtk3-causes MODE,
+# gtk4-causes MODE; Tests/Programs/gtk/gtk_causes.c), exporting their functions (-rdynamic) so that
+# reports name them without a symbolizer.
+"$cc" "${flags[@]}" -rdynamic "$src/gtk_causes.c" "${gtk3[@]}" -lm -o "$out/gtk3-causes.tmp" && mv -f "$out/gtk3-causes.tmp" "$out/gtk3-causes"
+"$cc" "${flags[@]}" -rdynamic "$src/gtk_causes.c" "${gtk4[@]}" -lm -o "$out/gtk4-causes.tmp" && mv -f "$out/gtk4-causes.tmp" "$out/gtk4-causes"
 # A GTK LoopHunter does not know (GObject only; its symbols exported for dlsym), the window closer
 # of the stock-demo tests (Xlib), and the script that runs a program for a while then closes it.
 read -r -a gobject <<<"$(pkg-config --cflags --libs gobject-2.0)"

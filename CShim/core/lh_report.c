@@ -74,8 +74,8 @@ static void object_json(lh_json *j, const lh_object_desc *o) {
     lh_json_end_object(j);
 }
 
-static void frame_json(lh_json *j, const lh_report_data *r, const char *key, const lh_frame *f) {
-    const lh_module *m = f->module >= 0 ? &r->modules[f->module] : NULL;
+static void frame_json_in(lh_json *j, const lh_module *modules, const char *key, const lh_frame *f) {
+    const lh_module *m = f->module >= 0 ? &modules[f->module] : NULL;
     lh_json_begin_object(j, key);
     lh_json_hex(j, "pc", f->pc);
     lh_json_string(j, "module", m != NULL ? m->path : NULL);
@@ -92,6 +92,10 @@ static void frame_json(lh_json *j, const lh_report_data *r, const char *key, con
         lh_json_null(j, "symbol_offset");
     }
     lh_json_end_object(j);
+}
+
+static void frame_json(lh_json *j, const lh_report_data *r, const char *key, const lh_frame *f) {
+    frame_json_in(j, r->modules, key, f);
 }
 
 /* frames[first .. first + count) as the array `key`. */
@@ -183,6 +187,42 @@ static void timer_json(lh_json *j, const lh_report_data *r, const lh_report_time
         lh_json_end_object(j);
     }
     lh_json_bool(j, "freed_during_dispatch", t->freed_during_dispatch);
+    lh_json_end_object(j);
+}
+
+static void cause_frames_json(lh_json *j, const lh_report_cause *c, const char *key, size_t first, size_t count) {
+    lh_json_begin_array(j, key);
+    for (size_t i = 0; i < count; i++) frame_json_in(j, c->modules, NULL, &c->frames[first + i]);
+    lh_json_end_array(j);
+}
+
+static void cause_json(lh_json *j, const lh_report_cause *c) {
+    lh_json_begin_object(j, "cause");
+    lh_json_string(j, "kind", c->kind);
+    lh_json_string(j, "entry", c->entry);
+    lh_json_begin_object(j, "widget");
+    lh_json_hex(j, "address", c->widget_address);
+    lh_json_string(j, "type", c->widget_type);
+    lh_json_string(j, "name", c->widget_name);
+    lh_json_string(j, "path", c->widget_path);
+    lh_json_end_object(j);
+    cause_frames_json(j, c, "request_stack", c->request_first, c->request_count);
+    lh_json_begin_array(j, "added_by");
+    for (size_t i = 0; i < c->link_count; i++) {
+        const lh_report_cause_link *l = &c->links[i];
+        lh_json_begin_object(j, NULL);
+        lh_json_string(j, "kind", l->kind);
+        lh_json_string(j, "added_with", l->added_with);
+        if (l->has_callback) {
+            frame_json_in(j, c->modules, "callback", &c->frames[l->callback]);
+        } else {
+            lh_json_null(j, "callback");
+        }
+        cause_frames_json(j, c, "stack", l->stack_first, l->stack_count);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
+    lh_json_bool(j, "chain_truncated", c->chain_truncated);
     lh_json_end_object(j);
 }
 
@@ -332,6 +372,7 @@ bool lh_report_compose(lh_buf *out, const lh_report_data *r) {
     if (r->stall != NULL) stall_json(&j, r->stall);
     if (r->window != NULL) window_json(&j, r, r->window);
     if (r->timer != NULL) timer_json(&j, r, r->timer);
+    if (r->cause != NULL) cause_json(&j, r->cause);
     alloc_json(&j, r->alloc);
 
     lh_json_begin_array(&j, "loop_members");

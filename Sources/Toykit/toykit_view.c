@@ -133,6 +133,8 @@ TK_HIDDEN TkLoop *tk__view_loop(const TkView *view) {
     return view->loop;
 }
 
+TkLoop *tk_view_loop(const TkView *view) { return tk__view_loop(view); }
+
 /* ---- Dirtying ------------------------------------------------------------------------------ */
 
 void tk_view_set_needs_layout(TkView *view) {

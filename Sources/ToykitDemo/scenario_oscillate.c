@@ -35,7 +35,7 @@ static const TkViewClass oscillate_split_class = {"SplitView", oscillate_split_l
 static const TkViewClass oscillate_left_class = {"Pane", oscillate_left_layout};
 static const TkViewClass oscillate_right_class = {"Pane", oscillate_right_layout};
 
-static void flip_width(TkView *pane) {
+__attribute__((noinline)) static void flip_width(TkView *pane) {
     TkRect frame;
     tk_view_get_frame(pane, &frame);
     frame.width = frame.width == 100 ? 140 : 100;

@@ -79,20 +79,22 @@ struct GTKTests {
         }
         #expect(loops.count == 1, "one report per loop: \(loops.map { "\($0.kind) \($0.object.path)" })")
         let loop = try #require(loops.first)
-        #expect(loop.kind == "layout-streak")
+        #expect(loop.kind == "layout-loop")
         #expect(loop.object.type == "LhLabel" && loop.object.name == "status")
         #expect(loop.object.ancestors.map(\.name) == ["main-window", "toolbar"])
         #expect(loop.object.path == "LhWindow 'main-window' > LhBox 'toolbar' > LhLabel 'status'")
         #expect(loop.historyUnit == "frame" && loop.thread.frame != nil)
         #expect(loop.history.filter { $0.objectSize != nil }.count >= 2, "the label's size in the run-up")
-        let streak = try #require(loop.streak)
+        let cause = try #require(loop.cause)
+        #expect(cause.widget.address == loop.object.address && cause.entry == "gtk_widget_queue_resize")
+        #expect(cause.requestStack.contains { $0.symbol == "gtk_label_set_text" }, "the text set re-requests layout")
         if name.contains("frame-loop") {
-            #expect(streak.lastIterationLayouts == 4, "GTK's 4 layout passes per frame")
+            #expect(cause.kind == "in-layout", "set from the frame clock's layout phase")
             let warnings = reports.filter { $0.kind == "toolkit-warning" }
             #expect(warnings.contains { $0.warning?.message == "gdk-frame-clock: layout continuously requested, giving up after 4 tries" })
             #expect(traced.stderr.contains("layout continuously requested"), "and still printed")
         } else {
-            #expect(streak.sizeBefore != streak.sizeAfter, "the size changes in every frame")
+            #expect(cause.kind == "deferred" && cause.addedBy.first?.addedWith == "g_idle_add", "an idle added in layout")
         }
     }
 

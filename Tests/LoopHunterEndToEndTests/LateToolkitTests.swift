@@ -57,7 +57,9 @@ struct LateToolkitTests {
         }
         #expect(reports.count == 1, "\(reports.map { "\($0.kind) \($0.object.path)" })")
         let loop = try #require(reports.first)
-        #expect(loop.kind == "layout-streak" && loop.object.type == type && loop.object.name == "status")
+        #expect(loop.kind == "layout-loop" && loop.object.type == type && loop.object.name == "status")
+        #expect(loop.cause?.kind == "deferred" && loop.cause?.addedBy.first?.kind == "in-layout",
+                "an idle added in layout re-requests it: \(String(describing: loop.cause))")
         #expect(loop.object.path == "GtkWindow 'main-window' > GtkBox 'toolbar' > \(type) 'status'", "\(loop.object.path)")
         // The kill switch: exactly as without LoopHunter, nothing written.
         let off = ReportDirectory("late-off")

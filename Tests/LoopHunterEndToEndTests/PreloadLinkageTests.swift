@@ -37,10 +37,11 @@ struct PreloadLinkageTests {
         let table = try String(contentsOf: Native.root.appendingPathComponent("CShim/preload/interpose/lh_hooks.def"),
                                encoding: .utf8)
         let hooks = table.split(separator: "\n").compactMap { line -> String? in
-            // Every row (a line starting `LH_<SHAPE>_HOOK(`) but LH_VFUNC_HOOK (vtable slots, not
-            // symbols) is an exported symbol.
-            guard line.hasPrefix("LH_"), let open = line.firstIndex(of: "("),
-                  line[..<open].hasSuffix("_HOOK"), !line.hasPrefix("LH_VFUNC_HOOK(") else { return nil }
+            // Every row (a line starting `LH_<SHAPE>_HOOK(`) is an exported symbol but
+            // LH_VFUNC_HOOK (vtable slots) and LH_ENTRY_HOOK (entry points seen through another
+            // hook, e.g. GTK's request entry points through g_type_check_instance_is_a).
+            guard line.hasPrefix("LH_"), let open = line.firstIndex(of: "("), line[..<open].hasSuffix("_HOOK"),
+                  !line.hasPrefix("LH_VFUNC_HOOK("), !line.hasPrefix("LH_ENTRY_HOOK(") else { return nil }
             // The name is the first argument: `LH_WAIT_HOOK(poll, ...)`, `LH_ALLOC_HOOK(malloc)`.
             return line.split(separator: "(")[1].split(whereSeparator: { $0 == "," || $0 == ")" })[0]
                 .trimmingCharacters(in: .whitespaces)

@@ -44,12 +44,15 @@ struct ReportTapeTests {
     @Test("reports the preload writes, of every kind but GTK's toolkit warnings")
     func preloadWritten() throws {
         try Native.ensureBuilt()
-        let runs: [[String]] = ["loop", "oscillate", "alloc-storm", "leak", "stall", "slow-window", "timer-storm",
-                                "timer-dangling"].map { [Native.demo, $0] } + [[Native.probe, "many-types", "5"]]
+        // The last one, layout-streak: what judges loops when layout-loop is off.
+        let runs: [(arguments: [String], extra: [String: String?])] =
+            ["loop", "oscillate", "alloc-storm", "leak", "stall", "slow-window", "timer-storm", "timer-dangling"]
+                .map { ([Native.demo, $0], [:]) } + [([Native.probe, "many-types", "5"], [:]),
+                                                      ([Native.demo, "capped-loop"], ["LOOPHUNTER_LOOP_FRAMES": "0"])]
         let dirs = runs.indices.map { ReportDirectory("tape-\($0)") }
         defer { dirs.forEach { $0.remove() } }
         DispatchQueue.concurrentPerform(iterations: runs.count) { i in
-            _ = HostRun.underPreload(runs[i], dir: dirs[i].path, timeout: 120)
+            _ = HostRun.underPreload(runs[i].arguments, dir: dirs[i].path, extra: runs[i].extra, timeout: 120)
         }
         var kinds = Set<String>()
         for dir in dirs {
@@ -59,8 +62,8 @@ struct ReportTapeTests {
                 if let report = ReportFile.decodeReportFromTape(data) { kinds.insert(report.kind.rawValue) }
             }
         }
-        #expect(kinds.isSuperset(of: ["layout-storm", "layout-streak", "alloc-storm", "heap-growth", "stall", "slow-window",
-                                      "timer-storm", "timer-outlives-target"]), "\(kinds.sorted())")
+        #expect(kinds.isSuperset(of: ["layout-storm", "layout-streak", "layout-loop", "alloc-storm", "heap-growth", "stall",
+                                      "slow-window", "timer-storm", "timer-outlives-target"]), "\(kinds.sorted())")
     }
 
     @Test("hostile names from the C composer: escapes, control characters, U+FFFD, emoji; the memory side")

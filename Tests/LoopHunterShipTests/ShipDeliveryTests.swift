@@ -17,7 +17,11 @@ struct ShipDeliveryTests {
         let real = try ReportDirectory.reportIds(in: reports.path)
         try #require(!real.isEmpty, "the preload wrote no report")
         try reports.add(40)
-        let expected = Set(real + reports.ids)
+        // And a layout-loop with a deferred cause (nested maps and arrays in its attributes).
+        let cause = try CauseFixtures.report(CauseFixtures.deferredFile)
+        reports.plant(CauseFixtures.deferredFile,
+                      try Data(contentsOf: CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile)))
+        let expected = Set(real + reports.ids + [cause.id])
         let originals = Dictionary(uniqueKeysWithValues: reports.reportNames.map {
             ($0, FileManager.default.contents(atPath: reports.path + "/" + $0))
         })

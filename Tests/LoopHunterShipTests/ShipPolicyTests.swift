@@ -100,4 +100,34 @@ struct ShipPolicyTests {
         let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
         #expect(json.contains(#""intValue":"101""#), "int64 as a decimal string: \(json.prefix(300))")
     }
+
+    @Test("OTLP mapping of a layout cause: kind, entry, widget, the request's stack and the callback chain")
+    func causeMapping() throws {
+        let report = try CauseFixtures.report(CauseFixtures.deferredFile)
+        let cause = try #require(report.cause)
+        let record = OTLPLogMapper(hostName: "test-host").record(for: report, observedAt: 1_800_000_000_000_000_000)
+        let attributes = Dictionary(uniqueKeysWithValues: record.attributes.map { ($0.key, $0.value) })
+        #expect(attributes["loophunter.cause.kind"] == .string("deferred"))
+        #expect(attributes["loophunter.cause.entry"] == .string("gtk_widget_queue_resize"))
+        #expect(attributes["loophunter.cause.chain_truncated"] == .bool(false))
+        guard case .keyValues(let widget) = attributes["loophunter.cause.widget"] else { Issue.record("the widget is a map"); return }
+        #expect(widget.contains(OTLPKeyValue("name", .string("right"))))
+        #expect(widget.contains(OTLPKeyValue("path", .string("LhWindow 'main-window' > LhBox 'toolbar' > LhLabel 'right'"))))
+        guard case .array(let request) = attributes["loophunter.cause.request_frames"] else { Issue.record("request frames"); return }
+        #expect(request.count == cause.requestStack.count)
+        guard case .array(let chain) = attributes["loophunter.cause.added_by"], case .keyValues(let link)? = chain.first else {
+            Issue.record("the chain is an array of maps"); return
+        }
+        #expect(chain.count == 1 && link.contains(OTLPKeyValue("added_with", .string("g_idle_add"))))
+        let callback = link.first { $0.key == "callback" }?.value
+        guard case .keyValues(let callbackFields)? = callback else { Issue.record("the callback is a frame map"); return }
+        #expect(callbackFields.contains(OTLPKeyValue("symbol", .string("ping_pong_idle"))))
+        guard case .array(let added)? = link.first(where: { $0.key == "frames" })?.value else { Issue.record("added frames"); return }
+        #expect(added.count == cause.addedBy[0].stack.count)
+        // A report without a cause has none of these attributes.
+        let old = try ReportFile.load(Fixtures.reports.appendingPathComponent("report-4101-aaaa0001-000001-layout-storm.json"))
+        guard case .report(let storm) = old else { Issue.record("not a report"); return }
+        let plain = OTLPLogMapper(hostName: "h").record(for: storm, observedAt: 1).attributes
+        #expect(!plain.contains { $0.key.hasPrefix("loophunter.cause.") })
+    }
 }

@@ -211,6 +211,26 @@ if want 5 && [ -x "$gtk/gtk4-frame-loop" ] && command -v xvfb-run >/dev/null 2>&
     printf "| %d | %.2f | %.2f | **+%.2f** |\n" "$v" "$p" "$l" "$(echo "$l - $p" | bc -l)"
   done
   echo
+  echo "*Per layout request*: \`gtkN-request-bench\` calls \`gtk_widget_queue_resize\` on a shown label a million"
+  echo "times from \`main\` (an outside cause), then a million times in a tick callback after reading the"
+  echo "label's width (a result cause: the widget's window and frame clock are looked up each time); GTK"
+  echo "coalesces the calls, so the time is mostly what LoopHunter adds (docs/causes.md). Median of $rounds rounds."
+  echo
+  echo "| GTK | plain ns (outside / result) | LoopHunter ns (outside / result) | added per request (outside / result) |"
+  echo "|---|---|---|---|"
+  for v in 3 4; do
+    : >"$work/q.po"; : >"$work/q.pr"; : >"$work/q.lo"; : >"$work/q.lr"
+    for r in $(seq "$rounds"); do
+      GTK_A11Y=none xvfb-run -a "$gtk/gtk$v-request-bench" >"$work/q.out"
+      field outside <"$work/q.out" >>"$work/q.po"; field result <"$work/q.out" >>"$work/q.pr"
+      GTK_A11Y=none xvfb-run -a env LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/rq "$gtk/gtk$v-request-bench" >"$work/q.out"
+      field outside <"$work/q.out" >>"$work/q.lo"; field result <"$work/q.out" >>"$work/q.lr"
+    done
+    po=$(median <"$work/q.po"); pr=$(median <"$work/q.pr"); lo=$(median <"$work/q.lo"); lr=$(median <"$work/q.lr")
+    printf "| %d | %.1f / %.1f | %.1f / %.1f | **+%.1f / +%.1f** |\n" "$v" "$po" "$pr" "$lo" "$lr" \
+      "$(echo "$lo - $po" | bc -l)" "$(echo "$lr - $pr" | bc -l)"
+  done
+  echo
   echo "*Whole program, CPU time*: each program runs a fixed number of frames (the same work in every"
   echo "run) on one Xvfb, the program pinned to CPU 1 and Xvfb to CPU 0; CPU time (user + system) of the"
   echo "program, plain and under LoopHunter (every widget layout counted, frame-driven iterations, loops"

@@ -21,6 +21,10 @@
     X(streak_gap_ms, "STREAK_GAP_MS", 25, 1, 60000,                                                \
       "two layout iterations are back-to-back when the loop asked to sleep at most this long "     \
       "between them, or they started at most this far apart")                                     \
+    X(loop_frames, "LOOP_FRAMES", 30, 0, 1000000,                                                  \
+      "back-to-back frames of its window's frame clock in which a widget is relaid out by "        \
+      "layout-caused requests (made in layout, deferred from layout, or following the layout's "    \
+      "result) that make a layout-loop; 0: layout-loop off, loops judged by layout-streak")        \
     X(table_slots, "TABLE_SLOTS", 16384, 64, 16777216,                                             \
       "capacity of the (object, hook) table, rounded up to a power of two; calls beyond it are "   \
       "counted as dropped")                                                                        \

@@ -128,6 +128,32 @@ typedef struct lh_report_timer {
     bool freed_during_dispatch;
 } lh_report_timer;
 
+/* Why the report's layouts were requested (docs/causes.md): the kind of cause of the request that
+ * closed the loop, the widget requested, that request's stack and, for a deferred cause, the
+ * callbacks that carried it from layout, nearest first. Its frames are resolved with modules of
+ * its own (a section filled in by the relayout detector's report callback). */
+#define LH_REPORT_CAUSE_LINKS 4
+typedef struct lh_report_cause_link {
+    const char *kind;        /* the context the callback was added in: "in-layout" or "deferred" */
+    const char *added_with;  /* the entry point that added it (g_idle_add...), or NULL */
+    bool has_callback;
+    size_t callback;         /* index into the cause's frames */
+    size_t stack_first, stack_count; /* where it was added, innermost first */
+} lh_report_cause_link;
+
+typedef struct lh_report_cause {
+    const char *kind;        /* "in-layout", "deferred", "result" */
+    const char *entry;       /* the request's entry point (gtk_widget_queue_resize...), or NULL */
+    uintptr_t widget_address;
+    const char *widget_type, *widget_name, *widget_path; /* NULL: unknown */
+    const lh_frame *frames;
+    const lh_module *modules;
+    size_t request_first, request_count;
+    lh_report_cause_link links[LH_REPORT_CAUSE_LINKS];
+    size_t link_count;
+    bool chain_truncated;    /* older links were released before the report */
+} lh_report_cause;
+
 typedef struct lh_report_data {
     lh_kind kind;                /* LH_KIND_* (lh_shared.h) */
     const char *id;              /* unique: run tag, pid, sequence */
@@ -158,6 +184,7 @@ typedef struct lh_report_data {
     const lh_report_stall *stall;
     const lh_report_window *window;
     const lh_report_timer *timer;
+    const lh_report_cause *cause; /* NULL: no cause known (schema 1.6) */
     /* Frames (in `frames`) of the second stack (timer-outlives-target: where the timer was made),
      * and of the callbacks a window's steps and a timer name: frames[callback_frames + i] is step
      * i's (the timer's callback: the first). Both resolved with the report's modules. */

@@ -12,8 +12,8 @@
 
 /* Report and summary files: docs/report-schema.md. A new field is a new minor version. */
 #define LH_SCHEMA_MAJOR 1
-#define LH_SCHEMA_MINOR 5
-#define LH_SCHEMA_VERSION "1.5"
+#define LH_SCHEMA_MINOR 6
+#define LH_SCHEMA_VERSION "1.6"
 #define LH_VERSION_STRING "0.1.0" /* the preload's own version, in every summary */
 
 /* Report kinds: X(id, name). Ids are LH_KIND_<id>; names are the files' `kind`. */
@@ -26,7 +26,8 @@
     X(STALL, "stall")                                                                               \
     X(SLOW_WINDOW, "slow-window")                                                                   \
     X(TIMER_STORM, "timer-storm")                                                                   \
-    X(TIMER_OUTLIVES_TARGET, "timer-outlives-target")
+    X(TIMER_OUTLIVES_TARGET, "timer-outlives-target")                                             \
+    X(LAYOUT_LOOP, "layout-loop")
 
 typedef enum lh_kind {
 #define LH_KIND_ID(id, name) LH_KIND_##id,

@@ -20,6 +20,9 @@
  *     between them, or starting at most that far apart. A 10 Hz timer resizing a label is therefore
  *     never a streak (it sleeps 100 ms), a spinner re-laid out every frame at the same size is never
  *     hot, and a 250 ms animation is too short to reach the default streak of 60.
+ *     The streak is the fallback for toolkits whose layout requests are not recorded: once a
+ *     toolkit's requests are (lh_requests_recorded), its loops are judged by cause instead
+ *     (detectors/lh_relayout.c, layout-loop) and the streak reports nothing for it.
  */
 #include <string.h>
 
@@ -154,6 +157,13 @@ static LH_NOINLINE __attribute__((cold)) void streak_reached(lh_tls *t, lh_slot 
                                                              const void *object, uint32_t streak,
                                                              uint32_t calls, uint64_t size_then, uint64_t size_now) {
     LH_GUARDED(t);
+    /* A toolkit whose layout requests are recorded has its loops judged by cause (the relayout
+     * detector, layout-loop): a streak of sizes changing frame after frame is then not a loop by
+     * itself (an animation is one too). */
+    if (lh_requests_recorded(lh_hooks[hook].toolkit)) {
+        lh_store_relaxed(&s->reported_streak, 1);
+        return;
+    }
     if (defer_to_deeper(t, object, hook)) return;
     lh_store_relaxed(&s->reported_streak, 1);
     lh_breach b = {

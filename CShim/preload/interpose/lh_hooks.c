@@ -37,6 +37,7 @@
 #define LH_CUSTOM_HOOK(name, family, ret, params, file) ret(*lh_real_##name) params;
 #define LH_ALLOC_HOOK(name, ret, params) ret(*lh_real_##name) params;
 #define LH_VFUNC_HOOK(name, ...)
+#define LH_ENTRY_HOOK(name, ...)
 #include "lh_hooks.def"
 
 #define LH_ROW(name, family, toolkit, streak) [LH_HOOK_##name] = {#name, family, toolkit, (void **)&lh_real_##name, streak},
@@ -50,6 +51,7 @@ const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
 #define LH_CUSTOM_HOOK(name, family, ...) LH_ROW(name, family, NULL, false)
 #define LH_ALLOC_HOOK(name, ...) LH_ROW(name, LH_FAMILY_ALLOC, NULL, false)
 #define LH_VFUNC_HOOK(name, toolkit, streak) [LH_HOOK_##name] = {#name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, NULL, streak},
+#define LH_ENTRY_HOOK(name, family) [LH_HOOK_##name] = {#name, family, NULL, NULL, false},
 #include "lh_hooks.def"
 };
 #undef LH_ROW
@@ -199,6 +201,7 @@ static inline bool works(const lh_tls *t, unsigned family) { return t->guard == 
 #define LH_CUSTOM_HOOK(name, family, ret, params, file) /* its body is in `file` */
 #define LH_ALLOC_HOOK(name, ...)                         /* detectors/lh_alloc.c */
 #define LH_VFUNC_HOOK(name, ...)                         /* not a symbol */
+#define LH_ENTRY_HOOK(name, ...)                         /* not interposed */
 #include "lh_hooks.def"
 
 /* ---- public API (loophunter.h) ----------------------------------------------------------------- */

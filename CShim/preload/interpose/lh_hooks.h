@@ -33,6 +33,7 @@ enum lh_hook_id {
 #define LH_CUSTOM_HOOK(name, ...) LH_HOOK_##name,
 #define LH_ALLOC_HOOK(name, ...) LH_HOOK_##name,
 #define LH_VFUNC_HOOK(name, ...) LH_HOOK_##name,
+#define LH_ENTRY_HOOK(name, ...) LH_HOOK_##name,
 #include "lh_hooks.def"
     LH_HOOK_COUNT
 };
@@ -47,6 +48,7 @@ enum lh_hook_id {
 #define LH_CUSTOM_HOOK(name, family, ret, params, file) extern ret(*lh_real_##name) params LH_HIDDEN;
 #define LH_ALLOC_HOOK(name, ret, params) extern ret(*lh_real_##name) params LH_HIDDEN;
 #define LH_VFUNC_HOOK(name, ...)
+#define LH_ENTRY_HOOK(name, ...)
 #include "lh_hooks.def"
 
 typedef struct lh_hook_info {
@@ -83,9 +85,11 @@ static inline bool lh_hook_counts_layouts(unsigned h) {
     return (lh_hooks[h].family & LH_FAMILY_LAYOUT) != 0 && lh_hooks[h].toolkit != NULL;
 }
 
-/* The family name of a hook for reports and the summary (the lowest family of its mask). */
+/* The family name of a hook for reports and the summary: the lowest family of its mask, the
+ * layout family last (the timer and window rows that also serve layout causes keep their own). */
 static inline const char *lh_hook_family_name(unsigned h) {
     unsigned f = lh_hooks[h].family;
+    if ((f & ~(unsigned)LH_FAMILY_LAYOUT) != 0) f &= ~(unsigned)LH_FAMILY_LAYOUT;
     return lh_family_name(f & -f);
 }
 

@@ -446,7 +446,7 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         .iteration = b->thread != NULL ? lh_load_relaxed(&b->thread->iterations)
                                         : t->iteration,
         .hook = hook->name,
-        .family = lh_family_name(b->family != 0 ? b->family : hook->family),
+        .family = b->family != 0 ? lh_family_name(b->family) : lh_hook_family_name(b->hook),
         .toolkit = hook->toolkit != NULL ? hook->toolkit->name : NULL,
         .object = &s->object,
         .count = b->count,

@@ -14,7 +14,7 @@
 
 typedef struct lh_breach lh_breach;
 
-#define LH_REPORT_SCRATCH 4096
+#define LH_REPORT_SCRATCH 32768
 
 typedef struct lh_detector {
     const char *name;

@@ -154,6 +154,7 @@ static inline size_t lh_record_index(const lh_thread_rec *r);
 enum { LH_STATE_UNINIT = 0, LH_STATE_INITIALIZING = 1, LH_STATE_READY = 2, LH_STATE_OFF = 3 };
 
 #define LH_MAX_LOOP_RANGES 16
+#define LH_REQUEST_TOOLKITS 4
 #define LH_MAX_CONFIG_MESSAGES 16
 
 typedef struct lh_process {
@@ -185,6 +186,11 @@ typedef struct lh_process {
     _Atomic uint64_t records_exhausted;
     _Atomic uint64_t recycled_threads, recycled_iterations, recycled_layout_calls;
 
+    /* Toolkits whose layout requests are being recorded with their causes (the relayout detector
+     * judges their loops; the streak detector stands back for them). Set once, at the toolkit's
+     * first request seen (release/acquire: a plain pointer value, nothing else is published). */
+    _Atomic(const lh_toolkit *) request_toolkits[LH_REQUEST_TOOLKITS];
+
     char messages[LH_MAX_CONFIG_MESSAGES][LH_CONFIG_MESSAGE_LEN];
     size_t message_count;
 } lh_process;
@@ -209,6 +215,27 @@ static inline bool lh_active(unsigned families) {
         if (s != LH_STATE_UNINIT || !lh_init_slow()) return false;
     }
     return (lh_proc.cfg.families & families) != 0;
+}
+
+/* Whether `tk`'s layout requests are recorded (see lh_process.request_toolkits). */
+static inline bool lh_requests_recorded(const lh_toolkit *tk) {
+    for (size_t i = 0; i < LH_REQUEST_TOOLKITS; i++) {
+        const lh_toolkit *r = lh_load_relaxed(&lh_proc.request_toolkits[i]);
+        if (r == tk) return tk != NULL;
+        if (r == NULL) return false;
+    }
+    return false;
+}
+/* Marks `tk`'s requests as recorded from now on (any thread; a race claims a slot twice for the
+ * same toolkit, which only wastes it). */
+static inline void lh_note_requests_recorded(const lh_toolkit *tk) {
+    for (size_t i = 0; i < LH_REQUEST_TOOLKITS; i++) {
+        const lh_toolkit *r = lh_load_relaxed(&lh_proc.request_toolkits[i]);
+        if (r == tk) return;
+        /* relaxed: the value is a constant adapter's address. */
+        if (r == NULL && lh_cas_relaxed(&lh_proc.request_toolkits[i], &r, tk)) return;
+        if (r == tk) return;
+    }
 }
 
 /* Whether the family is switched on (LoopHunter ready). */

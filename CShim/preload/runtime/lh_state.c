@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lh_breach.h"
+#include "lh_cause.h"
 #include "lh_detectors.h"
 #include "lh_io.h"
 #include "lh_symbols.h"
@@ -167,6 +168,8 @@ bool lh_init_slow(void) {
         lh_say("loophunter: could not map ", "its tables", "; LoopHunter is off for this process");
         goto out;
     }
+    if ((lh_proc.cfg.families & LH_FAMILY_LAYOUT) != 0 && lh_cause_init() != 0)
+        lh_say("loophunter: could not map ", "the cause records", "; layout requests are not followed to their causes");
     prepare_dir();
     lh_store_relaxed(&lh_proc.loop_scan_generation, lh_modules_generation());
     lh_loop_scan_libraries();

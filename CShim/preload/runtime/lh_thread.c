@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "lh_cause.h"
 #include "lh_detectors.h"
 
 __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec")));
@@ -145,6 +146,7 @@ uint64_t lh_thread_new_iteration(lh_tls *t, bool claim) {
     lh_thread_rec *r = claim ? lh_thread_record(t) : t->rec;
     if (r != NULL) lh_owner_add(&r->iterations, 1);
     t->iteration++;
+    lh_cause_boundary(); /* size reads of the last iteration explain no request of this one */
     /* On a frame-driven thread the frames are the epochs; an iteration only counts. */
     if (!t->frame_driven || t->epoch == 0) start_epoch(t, r, now, t->iteration, t->iteration < 2);
     return now;
@@ -161,6 +163,7 @@ void lh_thread_frame_begin(lh_tls *t) {
         t->frame_driven = true;
     }
     t->frame++;
+    lh_cause_boundary();
     /* The previous frame goes into the history (the last iteration before the first does not). */
     start_epoch(t, first ? NULL : r, now, t->frame, t->frame < 2);
     if (r != NULL) lh_owner_add(&r->frames, 1);

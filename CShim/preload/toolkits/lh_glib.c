@@ -13,10 +13,13 @@
  *   with that text, which GLib prints identically; under G_LOG_FLAG_RECURSION (GLib is out of
  *   memory) into a 1025-byte stack buffer, as GLib does. Only Gtk and Gdk messages are formatted.
  *
- * Sources (family timer; the timer detector). Timeouts and idles made through the public API get
- * a trampoline of ours as their callback and our record as their data, so every fire, the return
- * value and the end (the destroy notify) are seen; the program's callback, data and notify are
- * called exactly as GLib would have. Lookups by user data are translated to the record GLib holds.
+ * Sources (families timer and layout). Timeouts and idles made through the public API get a
+ * trampoline of ours as their callback and a record of this glue's as their data, so every fire,
+ * the return value and the end (the destroy notify) are seen: the timer detector counts them
+ * (its own record, lh_timer.h), and each dispatch runs with its cause (lh_cause.h: a source added
+ * while layout ran, or by a callback from layout, carries a cause record into its first dispatch).
+ * The program's callback, data and notify are called exactly as GLib would have. Lookups by user
+ * data are translated to the record GLib holds.
  *
  * Signal emissions (family window; the window detector): timed while a shown window waits for its
  * first frame (lh_steps_watched), as the steps on its way.
@@ -33,7 +36,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
+#include "lh_cause.h"
 #include "lh_glib.h"
 #include "lh_gtk.h"
 #include "lh_handoff.h"
@@ -136,20 +141,87 @@ LH_EXPORT void g_log_structured_standard(const char *domain, int level, const ch
 
 enum { G_PRIORITY_DEFAULT = 0, G_PRIORITY_DEFAULT_IDLE = 200 };
 
-static bool is_once(const lh_timer_rec *r) {
-    return r->hook == LH_HOOK_g_timeout_add_once || r->hook == LH_HOOK_g_idle_add_once;
+/* A timeout or idle made through the public API, followed: the program's callback, data and
+ * notify, and what is kept of it (the timer detector's record; the cause its first dispatch runs
+ * with). GLib holds a pointer to this record as the source's data; the record lives until GLib's
+ * destroy notify. Records come from a pool mapped on first use, claimed with compare-and-swap by
+ * the thread adding the source and released by the thread GLib destroys it on. */
+#define SOURCES 65536 /* live sources followed at once (the timer detector keeps fewer records: it counts the rest) */
+enum { S_FREE = 0, S_LIVE = 1 };
+
+typedef struct source_rec {
+    _Atomic uint32_t state;     /* S_FREE / S_LIVE */
+    unsigned hook;              /* the API it came from */
+    bool idle;                  /* an idle (a timeout otherwise) */
+    bool once;                  /* g_*_add_once: the callback returns nothing and runs once */
+    lh_gsource_fn func;
+    void *data;
+    lh_gnotify_fn notify;
+    lh_timer_rec *timer;        /* NULL: not followed by the timer detector */
+    _Atomic lh_cause_ref cause; /* the cause its first dispatch runs with (0: none, or dispatched) */
+} source_rec;
+
+static source_rec *sources;           /* mmap'd on first use */
+static _Atomic int sources_state;     /* 0 unmapped, 1 mapping, 2 mapped, 3 failed */
+static _Atomic size_t sources_high;   /* records [0, high) were claimed at some point */
+static _Atomic uint32_t sources_next;
+static _Atomic uint64_t sources_full; /* stat */
+
+static bool sources_ready(void) {
+    /* acquire: pairs with the release below (the mapping is visible). */
+    int st = lh_load_acquire(&sources_state);
+    if (LH_LIKELY(st == 2)) return true;
+    if (st != 0 || !lh_cas_relaxed(&sources_state, &st, 1)) return false; /* another thread maps it: not followed */
+    void *mem = mmap(NULL, sizeof(source_rec) * SOURCES, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem != MAP_FAILED) sources = mem;
+    /* release: publishes `sources`. */
+    lh_store_release(&sources_state, mem != MAP_FAILED ? 2 : 3);
+    return mem != MAP_FAILED;
 }
 
-/* The callback GLib calls: the program's, counted and judged around it. */
+static source_rec *claim_source(void) {
+    if (!sources_ready()) return NULL;
+    uint32_t start = lh_add_relaxed(&sources_next, 1);
+    for (uint32_t n = 0; n < SOURCES; n++) {
+        size_t i = (start + n) % SOURCES;
+        uint32_t expected = S_FREE;
+        /* acquire: the previous user's last reads are done (it released with S_FREE). */
+        if (lh_load_relaxed(&sources[i].state) != S_FREE || !lh_cas_acquire(&sources[i].state, &expected, S_LIVE))
+            continue;
+        size_t high = lh_load_relaxed(&sources_high);
+        /* release: a lookup scanning below the bound sees the record's fields once it is published. */
+        while (high < i + 1 && !atomic_compare_exchange_weak_explicit(&sources_high, &high, i + 1, memory_order_release,
+                                                                      memory_order_relaxed)) {
+        }
+        return &sources[i];
+    }
+    lh_add_relaxed(&sources_full, 1); /* stat */
+    return NULL;
+}
+
+/* The first dispatch takes the cause (later runs of a repeating source are its own doing). */
+static lh_cause_ref take_cause(source_rec *s) {
+    /* relaxed: an exchange; the record it names was published with the source. */
+    return lh_load_relaxed(&s->cause) != 0 ? atomic_exchange_explicit(&s->cause, 0, memory_order_relaxed) : 0;
+}
+
+/* The callback GLib calls: the program's, counted and judged around it, and run as a dispatch with
+ * its cause. */
 static int trampoline(void *arg) {
-    lh_timer_rec *r = arg;
+    source_rec *s = arg;
+    lh_timer_rec *r = s->timer;
     lh_tls *t = &lh_tls_data;
-    bool counted = t->guard == 0;
+    bool counted = t->guard == 0 && r != NULL;
     if (counted) {
         LH_GUARDED(t);
         lh_timer_fire(t, r);
     }
-    int keep = is_once(r) ? (((lh_gonce_fn)r->func)((void *)r->data), 0) : ((lh_gsource_fn)r->func)((void *)r->data);
+    lh_cause_ref ref = take_cause(s);
+    lh_cause_outer outer = lh_cause_dispatch_begin(ref, (uintptr_t)s->func);
+    int keep = s->once ? (((lh_gonce_fn)(void (*)(void))s->func)(s->data), 0) : s->func(s->data);
+    lh_cause_dispatch_end(outer);
+    if (ref != 0) lh_cause_release(ref);
     if (counted) {
         LH_GUARDED(t);
         /* A source removed from inside its own callback ends with it, whatever it returns. */
@@ -162,27 +234,44 @@ static int trampoline(void *arg) {
 
 /* GLib is done with the source: the program's notify, then the record is free. */
 static void notify_trampoline(void *arg) {
-    lh_timer_rec *r = arg;
-    bool mine = lh_timer_untrack(r);
-    if (r->notify != NULL) r->notify((void *)r->data);
+    source_rec *s = arg;
+    lh_timer_rec *r = s->timer;
+    bool mine = r != NULL && lh_timer_untrack(r);
+    if (s->notify != NULL) s->notify(s->data);
     if (mine) lh_timer_release(r);
+    lh_cause_ref ref = take_cause(s);
+    if (ref != 0) lh_cause_release(ref);
+    /* release: our reads of the record happen before the next claimer's writes. */
+    lh_store_release(&s->state, S_FREE);
 }
 
-/* Puts the trampolines in place of (func, data, notify) when the source is followed; otherwise
- * leaves them. */
+static bool is_once_hook(unsigned hook) { return hook == LH_HOOK_g_timeout_add_once || hook == LH_HOOK_g_idle_add_once; }
+
+/* Puts the trampolines in place of (func, data, notify) when the source is followed (by the timer
+ * detector, or for the causes of layout requests); otherwise leaves them. */
 static bool wrap(unsigned hook, int64_t interval_ms, lh_gsource_fn *func, void **data, lh_gnotify_fn *notify) {
     lh_tls *t = &lh_tls_data;
-    if (*func == NULL || t->guard != 0 || !lh_timer_ready()) return false;
-    lh_timer_rec *r;
+    if (*func == NULL || t->guard != 0) return false;
+    bool timers = lh_timer_ready(), causes = lh_cause_ready();
+    if (!timers && !causes) return false;
+    source_rec *s;
     {
         LH_GUARDED(t);
         lh_count_hook_call(hook);
         resolve_sources();
-        r = lh_timer_track(hook, (uintptr_t)*func, (uintptr_t)*data, *notify, interval_ms, NULL, 0);
+        s = claim_source();
+        if (s == NULL) return false;
+        s->hook = hook;
+        s->idle = interval_ms < 0;
+        s->once = is_once_hook(hook);
+        s->func = *func;
+        s->data = *data;
+        s->notify = *notify;
+        s->timer = timers ? lh_timer_track(hook, (uintptr_t)*func, (uintptr_t)*data, *notify, interval_ms, NULL, 0) : NULL;
+        lh_store_relaxed(&s->cause, causes ? lh_cause_born(t, hook, (uintptr_t)*func) : 0);
     }
-    if (r == NULL) return false;
     *func = trampoline;
-    *data = r;
+    *data = s;
     *notify = notify_trampoline;
     return true;
 }
@@ -258,7 +347,7 @@ LH_EXPORT void g_source_set_callback(void *source, lh_gsource_fn func, void *dat
     __typeof__(lh_real_g_source_set_callback) real = LH_ORIGINAL(g_source_set_callback);
     if (real == NULL) return;
     lh_tls *t = &lh_tls_data;
-    if (source != NULL && t->guard == 0 && lh_timer_ready()) {
+    if (source != NULL && t->guard == 0 && (lh_timer_ready() || lh_cause_ready())) {
         {
             LH_GUARDED(t);
             resolve_sources();
@@ -271,16 +360,17 @@ LH_EXPORT void g_source_set_callback(void *source, lh_gsource_fn func, void *dat
     real(source, func, data, notify);
 }
 
-/* The lookups by user data: GLib holds our record as the data; the program passes its own. */
-static bool made_by_glib_with(const lh_timer_rec *r, const void *funcs) {
-    bool idle = r->interval_ms < 0;
-    bool glib = r->hook != LH_HOOK_tk_loop_add_timer && r->hook != LH_HOOK_tk_loop_add_idle &&
-                r->hook != LH_HOOK_timer_create;
-    return glib && (funcs == NULL || (funcs == idle_funcs && idle) || (funcs == timeout_funcs && !idle));
-}
-
+/* The lookups by user data: GLib holds our record as the data; the program passes its own. `funcs`:
+ * GLib's idle or timeout source functions, or NULL for any. A linear scan: these calls are rare. */
 static void *record_for_data(const void *data, const void *funcs) {
-    return lh_timer_find_data(data, made_by_glib_with, funcs);
+    if (lh_load_acquire(&sources_state) != 2) return NULL; /* acquire: `sources` is mapped */
+    size_t high = lh_load_acquire(&sources_high);       /* acquire: records below it are complete */
+    for (size_t i = 0; i < high; i++) {
+        source_rec *s = &sources[i];
+        if (lh_load_acquire(&s->state) != S_LIVE || s->data != data) continue;
+        if (funcs == NULL || (funcs == idle_funcs && s->idle) || (funcs == timeout_funcs && !s->idle)) return s;
+    }
+    return NULL;
 }
 
 LH_EXPORT int g_source_remove_by_user_data(void *data) {

@@ -49,10 +49,21 @@ enum {
 typedef struct lh_gparameter lh_gparameter;
 typedef struct lh_gvalue lh_gvalue;
 
-/* GSourceFunc, GSourceOnceFunc, GDestroyNotify. */
+/* GSourceFunc, GSourceOnceFunc, GDestroyNotify, GClosureNotify. */
 typedef int (*lh_gsource_fn)(void *data);
 typedef void (*lh_gonce_fn)(void *data);
 typedef void (*lh_gnotify_fn)(void *data);
+typedef void (*lh_gclosure_notify_fn)(void *data, void *closure);
+/* GtkTickCallback: gboolean (*)(GtkWidget *, GdkFrameClock *, gpointer). */
+typedef int (*lh_gtick_fn)(void *widget, void *clock, void *data);
+
+/* GtkAllocation (GdkRectangle), the same in GTK 3 and 4. */
+typedef struct lh_gtk_rect {
+    int x, y, width, height;
+} lh_gtk_rect;
+
+/* GConnectFlags. */
+enum { LH_G_CONNECT_AFTER = 1 << 0, LH_G_CONNECT_SWAPPED = 1 << 1 };
 
 /* ---- the notes of GLib's glue (lh_glib.c), called by generated wrappers, guard held ---------- */
 

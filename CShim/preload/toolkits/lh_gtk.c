@@ -38,6 +38,7 @@
 #include "lh_gtk_pools.h"
 #include "lh_io.h"
 #include "lh_layout.h"
+#include "lh_relayout.h"
 #include "lh_window.h"
 
 /* ---- state ---------------------------------------------------------------------------------- */
@@ -128,6 +129,7 @@ static void forget_widget(const void *widget) {
     bool m = lh_table_forget(&lh_proc.table, widget, LH_HOOK_gtk_measure);
     if (a || m) lh_add_relaxed(&forgotten, 1); /* stat */
     if (lh_family_on(LH_FAMILY_WINDOW)) lh_window_forget(widget);
+    lh_relayout_forget(widget);
 }
 
 /* ---- the wrappers ------------------------------------------------------------------------------ */
@@ -406,10 +408,9 @@ static void on_after_paint(void *clock, void *data) {
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT)) return;
     lh_thread_frame_end(t);
-    if (lh_family_on(LH_FAMILY_WINDOW) && lh_windows_unpainted()) {
-        LH_GUARDED(t);
-        lh_window_painted(t, clock);
-    }
+    LH_GUARDED(t);
+    if (lh_family_on(LH_FAMILY_WINDOW) && lh_windows_unpainted()) lh_window_painted(t, clock);
+    lh_relayout_frame_done(t, clock); /* this clock's frame is laid out: its requests are judged */
 }
 
 /* A window's "map" (connected to every GtkWindow when it is made): it is on screen from now on, so
@@ -597,6 +598,7 @@ static int gtk_state_for(lh_gtype type) {
     /* release: `api` is filled in before ON is seen. */
     lh_store_release(&state, result);
     if (result == LH_GTK_ON) {
+        lh_gtk_causes_start(&api, libgtk); /* layout requests are recorded from now on */
         /* Classes GTK initialised before this first object of ours (types made by GTK itself,
          * through GLib internally) are patched now, not only at the first frame. */
         sweep(api.widget_type, 0);
@@ -705,6 +707,7 @@ void lh_gtk_summary(lh_json *j) {
     lh_json_u64(j, "frame_clocks", lh_load_relaxed(&frame_clocks));
     lh_json_u64(j, "sweeps", lh_load_relaxed(&sweeps));
     lh_json_u64(j, "widgets_forgotten", lh_load_relaxed(&forgotten));
+    lh_gtk_causes_summary(j);
     lh_json_begin_array(j, "wrapper_pools");
     for (int p = 0; p < P_COUNT; p++) {
         if (pools[p].used == 0) continue;

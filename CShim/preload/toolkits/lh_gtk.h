@@ -14,10 +14,6 @@
 #include "lh_glib.h"
 #include "lh_runtime.h"
 
-typedef struct lh_gtk_rect {
-    int x, y, width, height; /* GtkAllocation (GdkRectangle) in GTK 3 and 4 */
-} lh_gtk_rect;
-
 /* The GLib and GTK functions LoopHunter calls, resolved once GTK is seen. */
 typedef struct lh_gtk_api {
     int major, minor, micro;
@@ -63,5 +59,18 @@ void lh_gtk_after_new(unsigned hook, uintptr_t token, void *object, lh_gtype typ
 /* gtk_widget_show[_all], gtk_window_present / gtk_widget_set_visible. */
 void lh_gtk_shown(unsigned hook, void *widget) LH_HIDDEN;
 void lh_gtk_visible(unsigned hook, void *widget, int visible) LH_HIDDEN;
+
+/* ---- layout requests and causes (lh_gtk_causes.c) ---------------------------------------------- */
+
+/* GTK counting is on (lh_gtk.c's probe): find the request entry points' extents in libgtk
+ * (`libgtk`: its code) and start recording requests. */
+void lh_gtk_causes_start(const lh_gtk_api *api, lh_range libgtk) LH_HIDDEN;
+/* The notes of the size getters' rows: the application read `widget`'s size. */
+void lh_gtk_size_read(unsigned hook, void *widget) LH_HIDDEN;
+void lh_gtk_size_read_into(unsigned hook, void *widget, lh_gtk_rect *allocation) LH_HIDDEN;
+void lh_gtk_size_read_into_baseline(unsigned hook, void *widget, lh_gtk_rect *allocation, int *baseline) LH_HIDDEN;
+void lh_gtk_size_read_oriented(unsigned hook, void *widget, int orientation) LH_HIDDEN;
+/* The causes' part of the "gtk" summary section. */
+void lh_gtk_causes_summary(lh_json *j) LH_HIDDEN;
 
 #endif

@@ -14,5 +14,10 @@ void lh_toykit_timer_added(unsigned hook, unsigned id, void *loop, int interval_
 void lh_toykit_idle_added(unsigned hook, unsigned id, void *loop, void *func, void *data) LH_HIDDEN;
 void lh_toykit_source_removed(unsigned hook, void *loop, unsigned id) LH_HIDDEN;
 void lh_toykit_loop_freed(unsigned hook, void *loop) LH_HIDDEN;
+/* Layout requests and their causes: a request (tk_view_set_needs_layout), the application reading a
+ * view's frame, a view freed. */
+void lh_toykit_layout_requested(unsigned hook, void *view) LH_HIDDEN;
+void lh_toykit_frame_read(unsigned hook, const void *view, void *out) LH_HIDDEN;
+void lh_toykit_view_freed(unsigned hook, void *view) LH_HIDDEN;
 
 #endif

@@ -133,9 +133,7 @@ public struct Analyzer: Sendable {
     /// The frame to open in an editor: the first app frame that is more than the program's entry
     /// (with a source location, if one has), else the first app frame.
     public static func appFrame(of stack: [SymbolizedFrame]) -> SymbolizedFrame? {
-        let own = stack.indices.filter { stack[$0].origin == .app && !FrameClassifier.isProgramEntry(stack[$0], in: stack, at: $0) }
-            .map { stack[$0] }
-        return own.first { $0.primary?.file != nil } ?? own.first
+        ownAppFrame(of: stack)
             ?? stack.first { $0.origin == .app && $0.primary?.file != nil } ?? stack.first { $0.origin == .app }
     }
 
@@ -173,7 +171,7 @@ public struct Analyzer: Sendable {
         for located in collection.reports {
             let report = located.report
             addresses.formUnion(report.frames.compactMap { CodeAddress($0) })
-            addresses.formUnion((report.createdFrames ?? []).compactMap { CodeAddress($0) })
+            for stack in otherStacks(of: report) { addresses.formUnion(stack.compactMap { CodeAddress($0) }) }
             addresses.formUnion(callbacks(of: report).compactMap(CodeAddress.init(callback:)))
         }
         for located in collection.summaries {
@@ -188,7 +186,20 @@ public struct Analyzer: Sendable {
     static func callbacks(of report: Report) -> [Frame] {
         var frames = (report.window?.slowest ?? []).compactMap(\.callback)
         if let callback = report.timer?.callback { frames.append(callback) }
+        frames += (report.cause?.addedBy ?? []).compactMap(\.callback)
         return frames
+    }
+
+    /// A report's stacks besides `frames`, whose frames are return addresses: the timer's created
+    /// stack, the cause's request stack and the stacks where its callbacks were added.
+    static func otherStacks(of report: Report) -> [[Frame]] {
+        var stacks: [[Frame]] = []
+        if let created = report.createdFrames { stacks.append(created) }
+        if let cause = report.cause {
+            stacks.append(cause.requestStack)
+            stacks += cause.addedBy.map(\.stack)
+        }
+        return stacks
     }
 
     /// What tells two reports of one kind, hook and object type apart besides their code: the
@@ -263,7 +274,9 @@ public struct Analyzer: Sendable {
         }
         for located in collection.reports {
             for frame in located.report.frames { consider(frame, at: CodeAddress(frame)) }
-            for frame in located.report.createdFrames ?? [] { consider(frame, at: CodeAddress(frame)) }
+            for stack in Self.otherStacks(of: located.report) {
+                for frame in stack { consider(frame, at: CodeAddress(frame)) }
+            }
             for frame in Self.callbacks(of: located.report) { consider(frame, at: CodeAddress(callback: frame)) }
         }
         return names.isEmpty ? [:] : demangler.demangle(names)
@@ -310,7 +323,13 @@ public struct Analyzer: Sendable {
             self.symbolizedCallback(frame, executable: executable, lookups: lookups, inProcessNames: inProcessNames)
         }
         let timerCallback = representative.timer?.callback.map(callback)
-        let appFrame = Self.appFrame(of: stack)
+        let cause = representative.cause.map { cause in
+            findingCause(cause, executable: executable, callback: callback, lookups: lookups, inProcessNames: inProcessNames)
+        }
+        // `where`: the code that re-requested layout; for a request made where no app code is on
+        // the stack (an interpreter's, the toolkit's), the app callback that carried it.
+        let appFrame = cause?.requester ?? cause?.addedBy.first?.callback.flatMap { $0.origin == .app ? $0 : nil }
+            ?? Self.appFrame(of: stack)
         return Finding(
             id: id,
             kind: representative.kind,
@@ -337,6 +356,7 @@ public struct Analyzer: Sendable {
             alloc: representative.alloc,
             detail: detail(of: representative, timerCallback: timerCallback, callback: callback,
                            lookups: lookups, inProcessNames: inProcessNames),
+            cause: cause,
             // Shown as the directory the user named plus the file name, not as the resolved path.
             reportPaths: group.map { directory + "/" + Self.fileName($0.path) })
     }
@@ -362,6 +382,34 @@ public struct Analyzer: Sendable {
             })
         }
         return .none
+    }
+
+    /// A report's cause, symbolized. The requester is the first frame of the app's own code in
+    /// the request's stack (the program's entry does not count: a request whose only app frame is
+    /// `main` was made by the toolkit or an interpreter on the app's behalf, and has none).
+    private func findingCause(_ cause: ReportCause, executable: String, callback: (Frame) -> SymbolizedFrame,
+                              lookups: [CodeAddress: SymbolLookup], inProcessNames: [String: String]) -> FindingCause {
+        func named(_ frames: [Frame]) -> [SymbolizedFrame] {
+            symbolizedStack(frames, executable: executable, lookups: lookups, inProcessNames: inProcessNames)
+        }
+        let requestStack = named(cause.requestStack)
+        return FindingCause(
+            kind: cause.kind, entry: cause.entry, widget: cause.widget, requestStack: requestStack,
+            requester: Self.ownAppFrame(of: requestStack),
+            addedBy: cause.addedBy.map { link in
+                let stack = named(link.stack)
+                return FindingCauseLink(kind: link.kind, addedWith: link.addedWith, callback: link.callback.map(callback),
+                                        stack: stack, adder: Self.ownAppFrame(of: stack))
+            },
+            chainTruncated: cause.chainTruncated ?? false)
+    }
+
+    /// The first frame of the app's own code that is not the program's entry, preferring one with
+    /// a source location; nil when there is none.
+    static func ownAppFrame(of stack: [SymbolizedFrame]) -> SymbolizedFrame? {
+        let own = stack.indices.filter { stack[$0].origin == .app && !FrameClassifier.isProgramEntry(stack[$0], in: stack, at: $0) }
+            .map { stack[$0] }
+        return own.first { $0.primary?.file != nil } ?? own.first
     }
 
     /// The last component of `path` (what `path.split(separator: "/").last` gives), found from

@@ -5,7 +5,7 @@ extension Finding: Codable {
     enum CodingKeys: String, CodingKey {
         case id, kind, severity, hook, object, objects, title, reportCount, suppressed, firstSeen, lastSeen
         case processes, threads, count, threshold, countUnit, members, stack, appFrame, history, historyUnit
-        case alloc, reportPaths
+        case alloc, reportPaths, cause
         // The detail.
         case streak, warning, stall, window, slowestSteps, timer, timerCallback, createdStack
     }
@@ -37,6 +37,7 @@ extension Finding: Codable {
         historyUnit = try c.decode(String.self, forKey: .historyUnit)
         alloc = try c.decodeIfPresent(ReportAlloc.self, forKey: .alloc)
         reportPaths = try c.decode([String].self, forKey: .reportPaths)
+        cause = try c.decodeIfPresent(FindingCause.self, forKey: .cause)
         if let streak = try c.decodeIfPresent(StreakDetail.self, forKey: .streak) {
             detail = .streak(streak)
         } else if let warning = try c.decodeIfPresent(ToolkitWarning.self, forKey: .warning) {
@@ -79,6 +80,7 @@ extension Finding: Codable {
         try c.encode(historyUnit, forKey: .historyUnit)
         try c.encodeIfPresent(alloc, forKey: .alloc)
         try c.encode(reportPaths, forKey: .reportPaths)
+        try c.encodeIfPresent(cause, forKey: .cause)
         switch detail {
         case .none:
             break

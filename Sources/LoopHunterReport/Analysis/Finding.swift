@@ -28,7 +28,9 @@ public struct Finding: Sendable, Equatable {
     public let members: [LoopMember]
     /// The representative report's stack, symbolized, innermost first.
     public let stack: [SymbolizedFrame]
-    /// The first frame of the app's own code: what to open in an editor.
+    /// The first frame of the app's own code: what to open in an editor. With a ``cause``, the
+    /// code that re-requested layout (``FindingCause/requester``) when the request's stack has app
+    /// code of its own.
     public let appFrame: SymbolizedFrame?
     /// The representative's event-loop history (the run-up to the breach).
     public let history: [HistoryEntry]
@@ -40,6 +42,9 @@ public struct Finding: Sendable, Equatable {
     /// stall, a window or a timer), named where it names code; ``FindingDetail/none`` for kinds
     /// without one.
     public let detail: FindingDetail
+    /// Why the representative's layouts were requested (schema 1.6 reports: every `layout-loop`,
+    /// and storms and streaks whose object had a layout-caused request), symbolized; nil otherwise.
+    public let cause: FindingCause?
     /// Files of the reports in this group.
     public let reportPaths: [String]
 }

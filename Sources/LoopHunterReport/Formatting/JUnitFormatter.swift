@@ -93,6 +93,7 @@ public struct JUnitFormatter: FindingsFormatter {
         row("view", FindingText.view(f))
         if f.objects.count > 1 { row("also", f.objects.dropFirst().map(\.label).joined(separator: ", ")) }
         if !f.members.isEmpty { row("loop", FindingText.members(f)) }
+        for (label, value) in FindingText.causeRows(f) { row(label, value) }
         row("seen", FindingText.seen(f))
         if let history = FindingText.history(f) { row("history", history) }
         for (label, value) in FindingText.memoryRows(f) { row(label, value) }
@@ -102,6 +103,10 @@ public struct JUnitFormatter: FindingsFormatter {
         if f.createdStack != nil {
             row("created", "(where the source was created; ▶ your code)")
             lines += FindingText.createdStackLines(f, maxFrames: maxFrames).map { "  " + $0 }
+        }
+        for cause in FindingText.causeStacks(f) {
+            row(cause.label, "(\(cause.title); ▶ your code)")
+            lines += FindingText.stackLines(cause.stack, maxFrames: maxFrames).map { "  " + $0 }
         }
         let files = FindingText.reportFiles(f)
         row("report", files.first + (files.more > 0 ? " (+\(files.more) more)" : ""))

@@ -79,6 +79,9 @@ public struct MarkdownFormatter: FindingsFormatter {
         item("view", MarkdownText.text(FindingText.view(f)))
         if f.objects.count > 1 { item("also", MarkdownText.text(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
         if !f.members.isEmpty { item("loop", MarkdownText.text(FindingText.members(f))) }
+        for (label, value) in FindingText.causeRows(f) {
+            item(label, label == "by" && f.cause?.requester != nil ? MarkdownText.code(value) : MarkdownText.text(value))
+        }
         item("seen", MarkdownText.text(FindingText.seen(f)))
         if let history = FindingText.history(f) { item("history", MarkdownText.text(history)) }
         for (label, value) in FindingText.memoryRows(f) { item(label, MarkdownText.text(value)) }
@@ -92,6 +95,10 @@ public struct MarkdownFormatter: FindingsFormatter {
         if f.createdStack != nil {
             lines += ["", "Where the source was created (▶ your code):", ""]
             lines += MarkdownText.codeBlock(FindingText.createdStackLines(f, maxFrames: maxFrames))
+        }
+        for cause in FindingText.causeStacks(f) {
+            lines += ["", "Cause: \(MarkdownText.text(cause.title)) (▶ your code):", ""]
+            lines += MarkdownText.codeBlock(FindingText.stackLines(cause.stack, maxFrames: maxFrames))
         }
         return lines
     }

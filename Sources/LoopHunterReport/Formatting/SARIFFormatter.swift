@@ -54,6 +54,9 @@ public struct SARIFFormatter: FindingsFormatter {
     private func result(_ f: Finding, ruleIndex: Int) -> SARIFResult {
         var text = "\(f.title). \(FindingText.reports(f)). View: \(FindingText.view(f))."
         if !f.members.isEmpty { text += " Loop: \(FindingText.members(f))." }
+        for (label, value) in FindingText.causeRows(f) {
+            text += " \(label.prefix(1).uppercased() + label.dropFirst()): \(value)."
+        }
         for (label, value) in FindingText.memoryRows(f, sparkline: false) + FindingText.healthRows(f) {
             text += " \(label.prefix(1).uppercased() + label.dropFirst()): \(value)."
         }
@@ -77,11 +80,12 @@ public struct SARIFFormatter: FindingsFormatter {
                 reportCount: f.reportCount, suppressed: f.suppressed, processes: f.processes, threads: f.threads,
                 firstSeen: f.firstSeen, lastSeen: f.lastSeen, view: FindingText.view(f), objects: f.objects.map(\.label),
                 reportFiles: f.reportPaths, alloc: f.alloc.map(SARIFAllocProperties.init),
-                health: SARIFHealthProperties(f)))
+                health: SARIFHealthProperties(f), cause: f.cause.map(SARIFCauseProperties.init)))
     }
 
     /// The representative report's stack; for a timer outliving its target, also where the
-    /// source was created.
+    /// source was created; for a layout finding with a cause, the request's stack (when it is not
+    /// the representative's) and where each callback of a deferred cause was added.
     private func stacks(_ f: Finding) -> [SARIFStack] {
         let what = f.kind.stackCaption.map { "Stack of the representative report (\($0))" }
             ?? "Stack of the representative report at the breach"
@@ -91,6 +95,10 @@ public struct SARIFFormatter: FindingsFormatter {
         if let created = f.createdStack {
             stacks.append(SARIFStack(message: SARIFMessage(text: "Where the timer source was created, innermost frame first."),
                                      frames: created.map(stackFrame)))
+        }
+        for cause in FindingText.causeStacks(f) {
+            stacks.append(SARIFStack(message: SARIFMessage(text: "Cause: \(cause.title), innermost frame first."),
+                                     frames: cause.stack.map(stackFrame)))
         }
         return stacks
     }

@@ -1,5 +1,5 @@
 /// Terminal text: a headline, one block per finding (what, where in the app's code, the view, the
-/// rest of the loop, when and where seen, the run-up, the memory side, the stack with the app's
+/// rest of the loop, why layout was requested again, when and where seen, the run-up, the memory side, the stack with the app's
 /// frames marked), then the processes and how symbolization went.
 public struct TextFormatter: FindingsFormatter {
     public let colors: Bool
@@ -64,6 +64,7 @@ public struct TextFormatter: FindingsFormatter {
         if f.objects.count > 1 { row("also", clean(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
         if !f.members.isEmpty { row("loop", clean(FindingText.members(f))) }
         row("seen", clean(FindingText.seen(f)))
+        for (label, value) in FindingText.causeRows(f) { row(label, label == "by" ? style.cyan(clean(value)) : clean(value)) }
         if let history = FindingText.history(f) { row("history", history) }
         for (label, value) in FindingText.memoryRows(f) { row(label, clean(value)) }
         for (label, value) in FindingText.healthRows(f) {
@@ -80,6 +81,10 @@ public struct TextFormatter: FindingsFormatter {
         if f.createdStack != nil {
             row("created", style.dim("(where the source was created; ▶ your code)"))
             stack(FindingText.createdStackLines(f, maxFrames: maxFrames))
+        }
+        for cause in FindingText.causeStacks(f) {
+            row(cause.label, style.dim("(\(clean(cause.title)); ▶ your code)"))
+            stack(FindingText.stackLines(cause.stack, maxFrames: maxFrames))
         }
         let files = FindingText.reportFiles(f)
         row("report", clean(files.first) + (files.more > 0 ? " (+\(files.more) more)" : ""))

@@ -5,7 +5,8 @@ public struct Report: Codable, Sendable, Equatable {
     public let version: String
     /// `layout-storm`, `layout-streak`, `toolkit-warning` (schema 1.1), `alloc-storm`,
     /// `heap-growth` (schema 1.2), `stall`, `slow-window`, `timer-storm`, `timer-outlives-target`
-    /// (schema 1.3); a later version may add more, read as ``ReportKind/other(_:)``.
+    /// (schema 1.3), `layout-loop` (schema 1.6); a later version may add more, read as
+    /// ``ReportKind/other(_:)``.
     public let kind: ReportKind
     /// Unique across processes and machines: run tag, pid, sequence.
     public let id: String
@@ -35,6 +36,9 @@ public struct Report: Codable, Sendable, Equatable {
     public let window: ReportWindow?
     /// `timer-storm` and `timer-outlives-target` only (schema 1.3).
     public let timer: ReportTimer?
+    /// Why the layouts were requested (schema 1.6): every `layout-loop`, and other layout reports
+    /// whose object had a layout-caused request; nil otherwise and in older files.
+    public let cause: ReportCause?
     /// Other objects of the same loop.
     public let loopMembers: [LoopMember]
     /// The thread's last iterations, oldest first; the last one is the iteration of the breach.
@@ -55,7 +59,7 @@ public struct Report: Codable, Sendable, Equatable {
         case timeNs = "time_ns"
         case fingerprint, process, thread, hook, object, count, threshold
         case countUnit = "count_unit"
-        case streak, warning, alloc, stall, window, timer
+        case streak, warning, alloc, stall, window, timer, cause
         case loopMembers = "loop_members"
         case history
         case historyUnit = "history_unit"
@@ -90,6 +94,7 @@ extension Report: JSONTapeDecodable {
         stall = try json.decodeIfPresent(CodingKeys.stall)
         window = try json.decodeIfPresent(CodingKeys.window)
         timer = try json.decodeIfPresent(CodingKeys.timer)
+        cause = try json.decodeIfPresent(CodingKeys.cause)
         loopMembers = try json.decode(CodingKeys.loopMembers)
         history = try json.decode(CodingKeys.history)
         historyUnit = try json.decodeIfPresent(CodingKeys.historyUnit)

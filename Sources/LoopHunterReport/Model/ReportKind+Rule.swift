@@ -47,6 +47,27 @@ extension ReportKind {
                     layout pass. Then run the program under LoopHunter again.
                     """,
                 tags: layout, precision: "high")
+        case .layoutLoop:
+            return ReportKindRule(
+                id: rawValue, name: "LayoutLoop",
+                shortDescription: "A view is relaid out in frame after frame because layout itself keeps requesting it: a layout feedback loop.",
+                fullDescription: "A widget (or a set of widgets) was relaid out, in more back-to-back frames of its window's "
+                    + "frame clock than LOOPHUNTER_LOOP_FRAMES (30 by default) allows, by layout requests that the layout itself "
+                    + "caused: made while layout ran (in layout), by a callback that layout added (deferred), or by code that "
+                    + "read the widget's size and re-requested it, the size then going back and forth (result). Requests from "
+                    + "input, timers and animations never count. The program burns CPU while it looks idle, whether or not any "
+                    + "size changes.",
+                help: """
+                    What it means: the report's cause names the kind, the widget requested and the stack of the request that \
+                    closed the loop (the location is the first frame of your code on it); for a deferred cause, the callbacks \
+                    that carried the request from layout and where each was added.
+
+                    How to fix: make the code at the location request layout only when something really changed: set a text \
+                    or size only when it differs, do not re-queue a resize from a size-allocate, resize or layout handler or \
+                    from an idle it adds, and do not pick a text or size from the widget's own allocation. Then run the program \
+                    under LoopHunter again.
+                    """,
+                tags: layout, precision: "high")
         case .toolkitWarning:
             return ReportKindRule(
                 id: rawValue, name: "ToolkitWarning",

@@ -23,6 +23,10 @@ extension ReportKind {
                 }
             }
             return text
+        case .layoutLoop:
+            let cause = report.cause.map { "\($0.kind) " } ?? "layout-caused "
+            return "\(object.label) relaid out by \(cause)requests in \(report.count) frames in a row "
+                + "(threshold \(report.threshold))"
         case .toolkitWarning:
             // Without its warning (outside the schema), titled as an allocation storm: what the
             // `fallthrough` of the switch on strings this replaces did.

@@ -26,6 +26,9 @@ public enum ReportKind: Sendable {
     case timerStorm
     /// `timer-outlives-target`: a live timer source's user data was freed (schema 1.3).
     case timerOutlivesTarget
+    /// `layout-loop`: a widget relaid out by layout-caused requests in too many back-to-back frames
+    /// of its frame clock (schema 1.6); the report's `cause` says what re-requested the layout.
+    case layoutLoop
     /// A kind this build does not know (a later minor schema version), by its raw value. Never
     /// holds the raw value of a known kind: ``init(rawValue:)`` gives the known case for those.
     case other(String)
@@ -33,7 +36,7 @@ public enum ReportKind: Sendable {
     /// Every kind this build knows, in the order the schema added them.
     public static let known: [ReportKind] = [
         .layoutStorm, .layoutStreak, .toolkitWarning, .allocStorm, .heapGrowth,
-        .stall, .slowWindow, .timerStorm, .timerOutlivesTarget,
+        .stall, .slowWindow, .timerStorm, .timerOutlivesTarget, .layoutLoop,
     ]
 
     /// The kind named by a report's `kind` string: a known kind, or ``other(_:)``. Never fails.
@@ -48,6 +51,7 @@ public enum ReportKind: Sendable {
         case "slow-window": self = .slowWindow
         case "timer-storm": self = .timerStorm
         case "timer-outlives-target": self = .timerOutlivesTarget
+        case "layout-loop": self = .layoutLoop
         default: self = .other(rawValue)
         }
     }
@@ -64,6 +68,7 @@ public enum ReportKind: Sendable {
         case .slowWindow: "slow-window"
         case .timerStorm: "timer-storm"
         case .timerOutlivesTarget: "timer-outlives-target"
+        case .layoutLoop: "layout-loop"
         case .other(let rawValue): rawValue
         }
     }
@@ -79,7 +84,7 @@ public enum ReportKind: Sendable {
     /// frame and a timer storm (sources piling up, a callback firing too often) are warnings.
     public var severity: Severity {
         switch self {
-        case .layoutStorm, .layoutStreak, .allocStorm, .stall, .timerOutlivesTarget: .error
+        case .layoutStorm, .layoutStreak, .layoutLoop, .allocStorm, .stall, .timerOutlivesTarget: .error
         case .toolkitWarning, .heapGrowth, .slowWindow, .timerStorm, .other: .warning
         }
     }
@@ -93,6 +98,7 @@ public enum ReportKind: Sendable {
         case .slowWindow: "where the window was created"
         case .timerStorm: "where the source was created"
         case .timerOutlivesTarget: "where the target was freed"
+        case .layoutLoop: "the request that closed the loop"
         case .layoutStorm, .layoutStreak, .toolkitWarning, .allocStorm, .heapGrowth, .other: nil
         }
     }
@@ -111,7 +117,7 @@ public enum ReportKind: Sendable {
     ///   toolkit warning's format or its timer's callback when it has one.
     public var grouping: ReportGrouping {
         switch self {
-        case .layoutStorm, .layoutStreak, .allocStorm: ReportGrouping()
+        case .layoutStorm, .layoutStreak, .layoutLoop, .allocStorm: ReportGrouping()
         case .toolkitWarning: ReportGrouping(details: [.warningFormat])
         case .heapGrowth: ReportGrouping(details: [.topAllocator])
         case .stall: ReportGrouping(hook: "stall", depth: 1)

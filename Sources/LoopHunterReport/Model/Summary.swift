@@ -74,6 +74,8 @@ public struct Summary: Codable, Sendable, Equatable {
     public let sandbox: SummarySandbox?
     /// The GApplication the process ran (schema 1.5): nil when it ran none, and in older files.
     public let gapplication: SummaryGApplication?
+    /// Layout requests by cause (schema 1.6): nil when the layout hook family was off, and in older files.
+    public let causes: SummaryCauses?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, id
@@ -102,6 +104,6 @@ public struct Summary: Codable, Sendable, Equatable {
         case windowsPopups = "windows_popups"
         case windowsLimit = "windows_limit"
         case windowMs = "window_ms"
-        case timers, sandbox, gapplication
+        case timers, sandbox, gapplication, causes
     }
 }

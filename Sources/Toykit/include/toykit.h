@@ -61,6 +61,8 @@ size_t tk_view_child_count(const TkView *view);
 TkView *tk_view_child_at(const TkView *view, size_t index);
 const char *tk_view_type_name(const TkView *view);
 const char *tk_view_name(const TkView *view);
+/* The loop the view's root was added to (tk_loop_add_root), or NULL: the clock of its frames. */
+TkLoop *tk_view_loop(const TkView *view);
 void tk_view_get_frame(const TkView *view, TkRect *out);
 void *tk_view_user_data(const TkView *view);
 void tk_view_set_user_data(TkView *view, void *data);

@@ -96,7 +96,7 @@ struct ReliabilityStartupTests {
         let run = HostRun.run([Rel.program, "dlopen-preload", Native.preload] + tls)
         #expect(run.status == 0 && !run.timedOut, "\(run.stderr)")
         // glibc's static TLS surplus (Debian 12: ~1.6 KiB after the four TLS-heavy libraries) holds the
-        // preload's 200 bytes of initial-exec TLS: it loads. Its hooks interpose nothing (only
+        // preload's 280 bytes of initial-exec TLS: it loads. Its hooks interpose nothing (only
         // LD_PRELOAD interposes): nothing is counted. (A glibc with a smaller surplus refuses it with
         // "cannot allocate memory in static TLS block"; the host goes on either way.)
         #expect(run.stdout.contains("dlopen-preload: loaded\n"), "\(run.stdout)")

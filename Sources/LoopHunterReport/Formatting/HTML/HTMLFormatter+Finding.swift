@@ -1,4 +1,4 @@
-/// One finding's section of the HTML page: title, facts, timeline, stack.
+/// One finding's section of the HTML page: title, facts (the cause among them), timeline, stacks.
 extension HTMLFormatter {
     func section(_ f: Finding, number: Int) -> [String] {
         let id = anchor(f)
@@ -13,6 +13,9 @@ extension HTMLFormatter {
         fact("view", MarkupText.escape(FindingText.view(f)))
         if f.objects.count > 1 { fact("also", MarkupText.escape(f.objects.dropFirst().map(\.label).joined(separator: ", "))) }
         if !f.members.isEmpty { fact("loop", MarkupText.escape(FindingText.members(f))) }
+        for (label, value) in FindingText.causeRows(f) {
+            fact(label, label == "by" && f.cause?.requester != nil ? "<code>\(MarkupText.escape(value))</code>" : MarkupText.escape(value))
+        }
         fact("seen", MarkupText.escape(FindingText.seen(f)))
         for (label, value) in FindingText.memoryRows(f, sparkline: false) { fact(label, MarkupText.escape(value)) }
         for (label, value) in FindingText.healthRows(f) {
@@ -36,6 +39,9 @@ extension HTMLFormatter {
         out += stack(f.stack, title: "Stack" + (f.kind.stackCaption.map { " (\($0))" } ?? ""))
         if let created = f.createdStack {
             out += stack(created, title: "Where the source was created")
+        }
+        for cause in FindingText.causeStacks(f) {
+            out += stack(cause.stack, title: "Cause: " + cause.title)
         }
         out.append("</section>")
         return out

@@ -22,4 +22,6 @@ struct SARIFResultProperties: Codable, Sendable, Equatable {
     var alloc: SARIFAllocProperties? = nil
     /// The event-loop health side (schema 1.3 kinds; absent otherwise).
     var health: SARIFHealthProperties? = nil
+    /// Why layout was requested again (layout findings whose reports carry a cause; absent otherwise).
+    var cause: SARIFCauseProperties? = nil
 }

@@ -118,18 +118,48 @@ public struct OTLPLogMapper: Sendable {
                 return .keyValues(fields)
             })))
         }
-        attributes.append(OTLPKeyValue("loophunter.frames", .array(report.frames.map { frame in
-            var fields: [OTLPKeyValue] = [OTLPKeyValue("pc", .string(frame.pc))]
-            if let module = frame.module { fields.append(OTLPKeyValue("module", .string(module))) }
-            if let buildId = frame.buildId { fields.append(OTLPKeyValue("build_id", .string(buildId))) }
-            if let offset = frame.offset { fields.append(OTLPKeyValue("offset", .string(offset))) }
-            if let symbol = frame.symbol { fields.append(OTLPKeyValue("symbol", .string(symbol))) }
-            if let symbolOffset = frame.symbolOffset {
-                fields.append(OTLPKeyValue("symbol_offset", .int(Int64(clamping: symbolOffset))))
-            }
+        attributes.append(OTLPKeyValue("loophunter.frames", Self.frames(report.frames)))
+        attributes.append(OTLPKeyValue("loophunter.frames_truncated", .bool(report.framesTruncated)))
+        if let cause = report.cause { attributes += Self.causeAttributes(cause) }
+        return attributes
+    }
+
+    /// A stack as an array of maps, innermost first.
+    static func frames(_ frames: [Frame]) -> OTLPAnyValue {
+        .array(frames.map(frame))
+    }
+
+    static func frame(_ frame: Frame) -> OTLPAnyValue {
+        var fields: [OTLPKeyValue] = [OTLPKeyValue("pc", .string(frame.pc))]
+        if let module = frame.module { fields.append(OTLPKeyValue("module", .string(module))) }
+        if let buildId = frame.buildId { fields.append(OTLPKeyValue("build_id", .string(buildId))) }
+        if let offset = frame.offset { fields.append(OTLPKeyValue("offset", .string(offset))) }
+        if let symbol = frame.symbol { fields.append(OTLPKeyValue("symbol", .string(symbol))) }
+        if let symbolOffset = frame.symbolOffset {
+            fields.append(OTLPKeyValue("symbol_offset", .int(Int64(clamping: symbolOffset))))
+        }
+        return .keyValues(fields)
+    }
+
+    /// The report's `cause` (schema 1.6): kind, entry point, the widget requested, the request's
+    /// stack, and for a deferred cause the callbacks that carried it, each with where it was added.
+    static func causeAttributes(_ cause: ReportCause) -> [OTLPKeyValue] {
+        var attributes = [OTLPKeyValue("loophunter.cause.kind", .string(cause.kind))]
+        if let entry = cause.entry { attributes.append(OTLPKeyValue("loophunter.cause.entry", .string(entry))) }
+        var widget = [OTLPKeyValue("address", .string(cause.widget.address))]
+        if let type = cause.widget.type { widget.append(OTLPKeyValue("type", .string(type))) }
+        if let name = cause.widget.name { widget.append(OTLPKeyValue("name", .string(name))) }
+        if let path = cause.widget.path { widget.append(OTLPKeyValue("path", .string(path))) }
+        attributes.append(OTLPKeyValue("loophunter.cause.widget", .keyValues(widget)))
+        attributes.append(OTLPKeyValue("loophunter.cause.request_frames", frames(cause.requestStack)))
+        attributes.append(OTLPKeyValue("loophunter.cause.added_by", .array(cause.addedBy.map { link in
+            var fields = [OTLPKeyValue("kind", .string(link.kind))]
+            if let addedWith = link.addedWith { fields.append(OTLPKeyValue("added_with", .string(addedWith))) }
+            if let callback = link.callback { fields.append(OTLPKeyValue("callback", frame(callback))) }
+            fields.append(OTLPKeyValue("frames", frames(link.stack)))
             return .keyValues(fields)
         })))
-        attributes.append(OTLPKeyValue("loophunter.frames_truncated", .bool(report.framesTruncated)))
+        attributes.append(OTLPKeyValue("loophunter.cause.chain_truncated", .bool(cause.chainTruncated ?? false)))
         return attributes
     }
 }

@@ -1,0 +1,42 @@
+/// Why the representative report's layouts were requested (its ``ReportCause``), with the code it
+/// names symbolized: the request's stack, the application function that made the request, and
+/// for a deferred cause the callbacks that carried it from layout, each with where it was added.
+public struct FindingCause: Sendable, Equatable, Codable {
+    /// `in-layout`, `deferred` or `result` (see ``ReportCause/kind``).
+    public let kind: String
+    /// The request's entry point, e.g. `gtk_widget_queue_resize`.
+    public let entry: String?
+    /// The widget requested.
+    public let widget: CauseWidget
+    /// The stack of the request, symbolized, innermost first (LoopHunter's own frames left out).
+    public let requestStack: [SymbolizedFrame]
+    /// The first frame of the app's own code in ``requestStack``: the code that re-requested
+    /// layout, and the finding's `where`. Nil when the request's stack has none (a toolkit
+    /// re-requesting layout by itself, or an interpreter's frames only).
+    public let requester: SymbolizedFrame?
+    /// Deferred only: the callbacks that carried the request from layout, nearest first.
+    public let addedBy: [FindingCauseLink]
+    /// Older links of the chain were no longer known when the report was written.
+    public let chainTruncated: Bool
+
+    public init(kind: String, entry: String?, widget: CauseWidget, requestStack: [SymbolizedFrame],
+                requester: SymbolizedFrame?, addedBy: [FindingCauseLink], chainTruncated: Bool) {
+        self.kind = kind
+        self.entry = entry
+        self.widget = widget
+        self.requestStack = requestStack
+        self.requester = requester
+        self.addedBy = addedBy
+        self.chainTruncated = chainTruncated
+    }
+
+    /// What the kind means, in a few words: `made while layout ran`.
+    public var kindDescription: String {
+        switch kind {
+        case "in-layout": "made while layout ran"
+        case "deferred": "made by a callback that layout added"
+        case "result": "made after reading the widget's size from its last layout"
+        default: kind
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import LoopHunterReport
+import LoopHunterTestSupport
+import Testing
+
+/// The cause of a layout finding in every format, from the cause fixtures (a deferred ping-pong and
+/// an in-layout loop): `where` is the application function that re-requested layout, the cause row
+/// names its kind, entry point and widget, a deferred cause lists the callback that carried the
+/// request and where layout added it, with that stack; older reports (without a cause) read as before.
+@Suite("Layout causes: formats")
+struct CauseFormatTests {
+    static let pingPongWhere = "gtk_causes.c:107 in ping_pong_idle (gtk3-causes)"
+
+    @Test("the analysis: the requester is the finding's `where`, the chain is symbolized")
+    func analysis() throws {
+        let a = try CauseFixtures.analysis()
+        #expect(a.findings.map(\.kind) == [.layoutLoop, .layoutLoop])
+        let deferred = try #require(a.findings.first { $0.cause?.kind == "deferred" })
+        let cause = try #require(deferred.cause)
+        #expect(cause.entry == "gtk_widget_queue_resize" && cause.widget.name == "right")
+        #expect(cause.requester?.primary?.function == "ping_pong_idle" && deferred.appFrame == cause.requester)
+        #expect(deferred.appFrame?.primary?.line == 107 && deferred.appFrame?.moduleName == "gtk3-causes")
+        let link = try #require(cause.addedBy.first)
+        #expect(cause.addedBy.count == 1 && !cause.chainTruncated)
+        #expect(link.kind == "in-layout" && link.addedWith == "g_idle_add")
+        #expect(link.callback?.primary?.function == "ping_pong_idle" && link.adder?.primary?.function == "label_allocated")
+        #expect(cause.requestStack == deferred.stack, "a layout-loop's stack is its request's")
+
+        let inLayout = try #require(a.findings.first { $0.cause?.kind == "in-layout" })
+        #expect(inLayout.appFrame?.primary?.function == "relabel_in_layout" && inLayout.appFrame?.primary?.line == 87)
+        #expect(inLayout.cause?.addedBy.isEmpty == true)
+        // Reports older than 1.6 have no cause, and their findings none.
+        #expect(try Fixtures.analysis().findings.allSatisfy { $0.cause == nil })
+    }
+
+    @Test("text format")
+    func text() throws {
+        let text = TextFormatter(colors: false).format(try CauseFixtures.analysis())
+        try Golden.check(text, "causes.txt")
+        #expect(text.contains("   where    \(Self.pingPongWhere)"))
+        #expect(text.contains("   cause    deferred: gtk_widget_queue_resize on LhLabel 'right', made by a callback that layout added"))
+        #expect(text.contains("   via      ping_pong_idle (gtk3-causes), added with g_idle_add while layout ran, at gtk_causes.c:116 in label_allocated (gtk3-causes)"))
+        #expect(text.contains("   added    (where ping_pong_idle was added with g_idle_add; ▶ your code)"))
+        #expect(text.contains("   cause    in-layout: gtk_widget_queue_resize on LhLabel 'status', made while layout ran"))
+        #expect(!text.contains("   by  "), "the requester is `where`: not repeated")
+    }
+
+    @Test("markdown and html formats")
+    func markup() throws {
+        let a = try CauseFixtures.analysis()
+        let markdown = MarkdownFormatter().format(a)
+        try Golden.check(markdown, "causes.md")
+        #expect(markdown.contains("- **cause:** deferred: gtk\\_widget\\_queue\\_resize") || markdown.contains("- **cause:** deferred: gtk_widget_queue_resize"))
+        #expect(markdown.contains("- **via:**") && markdown.contains("Cause: where ping"))
+        let html = HTMLFormatter().format(a)
+        try Golden.check(html, "causes.html")
+        _ = try XMLCheck.expectWellFormed(html)
+        #expect(html.contains("<dt>cause</dt><dd>deferred: gtk_widget_queue_resize on LhLabel &#39;right&#39;")
+                || html.contains("<dt>cause</dt><dd>deferred: gtk_widget_queue_resize on LhLabel &apos;right&apos;")
+                || html.contains("<dt>cause</dt><dd>deferred: gtk_widget_queue_resize on LhLabel 'right'"))
+        #expect(html.contains("<summary>Cause: where ping_pong_idle was added with g_idle_add:"))
+    }
+
+    @Test("json format: the cause under `cause`, symbolized")
+    func json() throws {
+        let text = OutputFormat.json.formatter().format(try CauseFixtures.analysis())
+        try Golden.check(text, "causes.json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let findings = try #require((object["analysis"] as? [String: Any] ?? object)["findings"] as? [[String: Any]])
+        let causes = findings.compactMap { $0["cause"] as? [String: Any] }
+        #expect(Set(causes.compactMap { $0["kind"] as? String }) == ["deferred", "in-layout"])
+        let deferred = try #require(causes.first { $0["kind"] as? String == "deferred" })
+        let link = try #require((deferred["addedBy"] as? [[String: Any]])?.first)
+        #expect(link["addedWith"] as? String == "g_idle_add" && link["stack"] is [Any])
+        // And back: the analysis document reads into the same findings.
+        let decoded = try JSONDecoder().decode([Finding].self, from: JSONSerialization.data(withJSONObject: findings))
+        #expect(decoded == (try CauseFixtures.analysis()).findings)
+    }
+
+    @Test("sarif format: the cause in the message, the properties and a stack of its own; checked by the validators")
+    func sarif() throws {
+        let text = SARIFFormatter().format(try CauseFixtures.analysis())
+        try Golden.check(text, "causes.sarif")
+        try FormatValidators.validate(sarif: text, label: "causes")
+        let run = try #require(FormatValidators.sarifRuns(text).first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        let deferred = try #require(results.first {
+            (($0["properties"] as? [String: Any])?["cause"] as? [String: Any])?["kind"] as? String == "deferred"
+        })
+        let cause = try #require((deferred["properties"] as? [String: Any])?["cause"] as? [String: Any])
+        #expect(cause["requester"] as? String == Self.pingPongWhere)
+        #expect((cause["addedBy"] as? [String])?.first?.hasPrefix("ping_pong_idle (gtk3-causes), added with g_idle_add") == true)
+        #expect((deferred["stacks"] as? [Any])?.count == 2, "the request's stack, and where the idle was added")
+        let message = (deferred["message"] as? [String: Any])?["text"] as? String ?? ""
+        #expect(message.contains("Cause: deferred: gtk_widget_queue_resize"))
+        let location = (deferred["locations"] as? [[String: Any]])?.first
+        let physical = location?["physicalLocation"] as? [String: Any]
+        #expect((physical?["region"] as? [String: Any])?["startLine"] as? Int == 107, "the result points at the requester")
+    }
+
+    @Test("junit format, checked by junitparser")
+    func junit() throws {
+        let text = JUnitFormatter().format(try CauseFixtures.analysis())
+        try Golden.check(text, "causes.junit.xml")
+        _ = try XMLCheck.expectWellFormed(text)
+        try FormatValidators.validate(junit: text, failures: 2, label: "causes")
+        #expect(text.contains("cause    deferred: gtk_widget_queue_resize") && text.contains("added    (where ping_pong_idle was added"))
+    }
+}
