@@ -9,6 +9,7 @@ echo "== building native parts"
 scripts/build-native.sh
 scripts/build-gtk-programs.sh
 scripts/build-reliability-programs.sh
+scripts/build-cause-programs.sh
 echo "== validators (SARIF, JUnit consumers from PyPI)"
 scripts/setup-validators.sh
 echo "== swift test"
