@@ -74,6 +74,23 @@ struct SuppressionTests {
         }
     }
 
+    @Test("function: rules see a layout cause's frames: the requester, the callback that carried it, where layout added it")
+    func causeFunctions() throws {
+        let analysis = try CauseFixtures.analysis()
+        let pingPong = try #require(analysis.findings.first { $0.cause?.kind == "deferred" })
+        let inLayout = try #require(analysis.findings.first { $0.cause?.kind == "in-layout" })
+        for (text, finding, expected) in [
+            ("function:ping_pong_idle", pingPong, true), ("function:label_allocated", pingPong, true),
+            ("function:label_allocated", inLayout, false), ("function:relabel_in_layout", inLayout, true),
+            ("function:relabel_in_layout", pingPong, false),
+            // GTK's frames on the cause's stacks are not the app's
+            ("function:gtk_widget_size_allocate_with_baseline", pingPong, false),
+        ] {
+            let rule = try #require(try Self.rules(text).rules.first)
+            #expect(rule.matches(finding) == expected, "\(text) on \(finding.title)")
+        }
+    }
+
     @Test("apply: matched findings move to `suppressed` with their rule, nothing is lost; unused rules are returned")
     func apply() throws {
         let analysis = try Fixtures.analysis()

@@ -12,7 +12,8 @@ public enum SuppressionCondition: Sendable, Equatable {
     case type(String)
     /// The name of any object of the finding.
     case name(String)
-    /// The function of any of the app's own frames in the finding's stack.
+    /// The function of any of the app's own frames in the finding's stack or its cause's stacks
+    /// and callbacks.
     case function(String)
 
     /// The keys a rule may use, for messages.
@@ -42,7 +43,12 @@ public enum SuppressionCondition: Sendable, Equatable {
         case .name(let pattern):
             return ([finding.object] + finding.objects).contains { $0.name.map { Self.glob(pattern, $0) } ?? false }
         case .function(let pattern):
-            return finding.stack.contains { frame in
+            // The finding's stack, and its cause's: the request's stack, and for a deferred cause
+            // each callback of the chain and where it was added.
+            let cause = finding.cause
+            let frames = finding.stack + (cause?.requestStack ?? [])
+                + (cause?.addedBy.flatMap { $0.stack + ($0.callback.map { [$0] } ?? []) } ?? [])
+            return frames.contains { frame in
                 frame.origin == .app && frame.symbols.contains { $0.function.map { Self.glob(pattern, $0) } ?? false }
             }
         }
