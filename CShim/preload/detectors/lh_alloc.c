@@ -583,7 +583,7 @@ static inline __attribute__((always_inline)) void free_body(void (*real)(void *)
 }
 
 #ifndef LH_BENCH_NO_FREE_WATCH /* scripts/bench/health.sh measures the preload without it */
-/* A detector watches freed blocks (the timer detector: a live timer's data): tell them. */
+/* A detector may watch this block (the timer detector: a live timer's data): tell them. */
 static LH_NOINLINE void free_watched(void (*real)(void *), void *block) {
     if (block != NULL) LH_EACH_DETECTOR(block_freed, block);
     free_body(real, block);
@@ -604,9 +604,9 @@ LH_EXPORT void free(void *block) {
         return;
     }
 #ifndef LH_BENCH_NO_FREE_WATCH /* scripts/bench/health.sh measures the preload without it */
-    /* relaxed: a hint; 0 (no detector watches frees) is the common case: one load, and the other
-     * path is a tail call, so this one needs no stack frame. */
-    if (LH_UNLIKELY(lh_load_relaxed(&lh_proc.free_watchers) != 0)) {
+    /* A block no detector watches is the common case: one hash and one load (lh_runtime.h), and
+     * the other path is a tail call, so this one needs no stack frame. */
+    if (LH_UNLIKELY(lh_block_maybe_watched(block))) {
         free_watched(real, block);
         return;
     }

@@ -18,10 +18,10 @@
  * armed by timer_settime, ended by timer_delete; timerfd_settime is only counted.
  *
  * Runs in hooks on any thread (guard held while we work): records come from a pool mapped at
- * start-up, claimed with compare-and-swap; a counting filter of the live data pointers (one 16-bit
- * counter per hash) lets free() skip at once a block that is no timer's data; no lock, no
- * allocation through the host's malloc, errno kept. While a live record has data, the detector
- * watches frees (lh_watch_frees: free() then tells it about each block).
+ * start-up, claimed with compare-and-swap; each live record's data is a watched block (the
+ * runtime's counting filter, lh_watch_block: free() skips at once a block that is nobody's, and
+ * tells the detector about the others); no lock, no allocation through the host's malloc, errno
+ * kept.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,11 +35,8 @@
 #include "lh_timer.h"
 
 
-#define LH_TIMER_FILTER 65536 /* counters of the data filter (16-bit hash) */
-
 static lh_timer_rec *recs;                      /* mmap'd pool of LH_TIMERS */
 static _Atomic size_t recs_high;                /* records [0, high) were claimed at some point */
-static _Atomic uint16_t *filter;                /* live records per hash of their data pointer */
 static _Atomic uint64_t live, created, destroyed, fires_total, untracked, timerfd_sets, timer_sets, outlived;
 static _Atomic uint32_t last_created;           /* index of the most recent creation */
 
@@ -59,22 +56,13 @@ static __thread uint64_t left_loop_ns __attribute__((tls_model("initial-exec")))
 #define LH_OUTSIDE_SLEEP_NS 1000000u
 
 static int init(void) {
-    size_t bytes = sizeof(lh_timer_rec) * LH_TIMERS + sizeof(uint16_t) * LH_TIMER_FILTER;
+    size_t bytes = sizeof(lh_timer_rec) * LH_TIMERS;
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mem == MAP_FAILED) return -errno;
     recs = mem;
-    filter = (_Atomic uint16_t *)((char *)mem + sizeof(lh_timer_rec) * LH_TIMERS);
     return 0;
 }
 
-
-/* ---- the data filter: is this pointer possibly some live source's data? -------------------- */
-
-static size_t filter_slot(uintptr_t data) { return (size_t)((data >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 48); }
-
-/* relaxed: the filter only says "maybe"; the record (acquire on its state) says for sure. */
-static void filter_add(uintptr_t data) { lh_add_relaxed(&filter[filter_slot(data)], 1); }
-static void filter_remove(uintptr_t data) { lh_sub_relaxed(&filter[filter_slot(data)], 1); }
 
 /* Runs the statement that follows for each live record `rec_` whose data is `want_` (the rare
  * path: the filter said maybe). */
@@ -115,8 +103,7 @@ lh_timer_rec *lh_timer_track(unsigned hook, uintptr_t func, uintptr_t data, void
                                                                       memory_order_relaxed)) {
         }
         if (data != 0) {
-            filter_add(data);
-            lh_watch_frees(1);
+            lh_watch_block((const void *)data);
         }
         /* relaxed: statistics and the storm detectors' inputs. */
         lh_add_relaxed(&live, 1);
@@ -134,8 +121,7 @@ bool lh_timer_untrack(lh_timer_rec *r) {
     if (!lh_cas_acq_rel(&r->state, &expected, T_ENDING))
         return false;
     if (r->data != 0) {
-        filter_remove(r->data);
-        lh_watch_frees(-1);
+        lh_unwatch_block((const void *)r->data);
     }
     lh_sub_relaxed(&live, 1);
     lh_add_relaxed(&destroyed, 1);
@@ -195,12 +181,10 @@ static void report_outlived(lh_tls *t, lh_timer_rec *r) {
            "fires before the target was freed", 0, 0, true);
 }
 
-/* free(): is this block a live timer's data (the runtime calls while lh_watch_frees is up)? */
+/* free(): is this block a live timer's data (the runtime calls when the watched-block filter says maybe)? */
 static void block_freed(void *block) {
     uintptr_t data = (uintptr_t)block;
-    /* The common case first, with nothing to guard: no live source has this data (the filter
-     * exists: frees are watched only while records with data are live). */
-    if (lh_load_relaxed(&filter[filter_slot(data)]) == 0) return;
+    /* free() asked the filter already: a live source's data, or another block of the same hash. */
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0) return;
     LH_GUARDED(t);
@@ -315,7 +299,7 @@ lh_timer_rec *lh_timer_find(bool (*match)(const lh_timer_rec *r, const void *key
 
 lh_timer_rec *lh_timer_find_data(const void *data, bool (*match)(const lh_timer_rec *r, const void *key),
                                  const void *key) {
-    if (recs == NULL || data == NULL || lh_load_relaxed(&filter[filter_slot((uintptr_t)data)]) == 0) return NULL;
+    if (recs == NULL || data == NULL || !lh_block_maybe_watched(data)) return NULL;
     FOR_EACH_RECORD_OF((uintptr_t)data, r) {
         if (match(r, key)) return r;
     }

@@ -49,8 +49,9 @@ typedef struct lh_detector {
      * its next wait (sleep on a condition variable, run a loop of its own) is no iteration. */
     void (*loop_left)(lh_tls *t, uint64_t now);
     /* ---- the process ---- */
-    /* free(): a block goes back to the allocator (only while lh_watch_frees is above 0; not
-     * guarded: the callback takes the guard itself when it does anything). */
+    /* free(): a block goes back to the allocator (only a block the watched-block filter says may be
+     * watched: lh_watch_block; not guarded: the callback takes the guard itself when it does
+     * anything). */
     void (*block_freed)(void *block);
     /* A dlclose unloaded code and data: texts kept for the summary for which `gone` says true
      * must be forgotten (they would be read from memory mapped there since). */
