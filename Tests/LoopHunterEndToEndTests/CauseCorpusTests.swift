@@ -24,17 +24,37 @@ struct CauseCorpusTests {
         #expect(Set(loops.compactMap(\.truth.cause)) == ["in-layout", "deferred", "result"])
     }
 
-    @Test("one run under the preload", arguments: programs)
-    func run(_ program: CorpusProgram) throws {
+    /// Runs the program under the preload (inside a session bus of its own when `dbus`: the preload
+    /// on the program only) and checks its output; returns the reports.
+    static func reports(_ program: CorpusProgram, dbus: Bool) throws -> [Report] {
         try Native.ensureBuilt()
-        let dir = ReportDirectory("corpus-\(program.name)")
+        let dir = ReportDirectory("corpus-\(program.name)\(dbus ? "-dbus" : "")")
         defer { dir.remove() }
         var extra: [String: String?] = ["CAUSE_SECONDS": Self.seconds]
         for (key, value) in program.environment { extra[key] = value }
-        let run = GTKRun.run(program.command, dir: dir.path, extra: extra)
+        let run: HostRun
+        if dbus {
+            extra["LOOPHUNTER_DIR"] = dir.path
+            run = GTKRun.run(["/usr/bin/dbus-run-session", "--", "/usr/bin/env", "LD_PRELOAD=\(Native.preload)"] + program.command,
+                             dir: nil, extra: extra)
+        } else {
+            run = GTKRun.run(program.command, dir: dir.path, extra: extra)
+        }
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "\(program.name): done\n", "the program's output: \(run.stdout)")
-        let reports = try dir.reports()
+        return try dir.reports()
+    }
+
+    @Test("healthy programs inside dbus-run-session (a session bus, as on a desktop): no report",
+          arguments: programs.filter { !$0.truth.loops })
+    func healthyWithSessionBus(_ program: CorpusProgram) throws {
+        let reports = try Self.reports(program, dbus: true)
+        #expect(reports.isEmpty, "a healthy program: \(reports.map { "\($0.kind.rawValue) \($0.object.path)" })")
+    }
+
+    @Test("one run under the preload", arguments: programs)
+    func run(_ program: CorpusProgram) throws {
+        let reports = try Self.reports(program, dbus: false)
         let described = reports.map { "\($0.kind.rawValue) \($0.object.path) cause=\($0.cause?.kind ?? "-")" }
         guard program.truth.loops else {
             #expect(reports.isEmpty, "a healthy program: \(described)")
