@@ -17,7 +17,10 @@ extension FindingText {
     /// One callback of a deferred cause's chain: `ping_pong_idle (gtk3-causes), added with g_idle_add
     /// while layout ran, at gtk_causes.c:120 in label_allocated (gtk3-causes)`.
     static func linkLine(_ l: FindingCauseLink) -> String {
-        let callback = l.callback.map { "\($0.displayName) (\($0.moduleName ?? "?"))" } ?? "a callback"
+        // A callback in no module is code made at run time: an interpreter's function (Python,
+        // JavaScript) behind a libffi closure, which a native address cannot name.
+        let callback = l.callback.map { $0.module == nil ? "a callback made at run time (an interpreter's function behind a libffi closure)"
+                                                         : "\($0.displayName) (\($0.moduleName ?? "?"))" } ?? "a callback"
         let when = l.kind == "in-layout" ? "while layout ran" : "by a callback layout had added"
         let adder = location(l.adder).map { ", at \($0)" } ?? ""
         return "\(callback), added with \(l.addedWith ?? "?") \(when)\(adder)"
@@ -44,7 +47,7 @@ extension FindingText {
             stacks.append(("request", "the request that re-queued layout", c.requestStack))
         }
         for link in c.addedBy where !link.stack.isEmpty {
-            let callback = link.callback?.displayName ?? "the callback"
+            let callback = link.callback.flatMap { $0.module == nil ? nil : $0.displayName } ?? "the callback"
             stacks.append(("added", "where \(callback) was added with \(link.addedWith ?? "?")", link.stack))
         }
         return stacks
