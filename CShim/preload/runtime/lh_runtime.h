@@ -269,18 +269,27 @@ void lh_loop_find_interposers(void) LH_HIDDEN;
 /* Watched blocks: free() tells the detectors (their block_freed) about a block that some detector
  * watches (the timer detector: a live source's data). A counting filter of the watched addresses, one
  * 16-bit counter per hash (a detector watches fewer than 65536 blocks at a time: no counter
- * overflows), in the preload's zero-filled data: a free() of a block nobody watches costs one hash
- * and one load, and no call. Relaxed: the filter only says "maybe"; the detector's own records
+ * overflows), in the preload's zero-filled data, and their total: a free() costs one load while
+ * nothing is watched, one hash and one load more when something is, and no call for a block
+ * nobody watches. Relaxed: the filter only says "maybe"; the detector's own records
  * (acquire on their state) say for sure. A block watched twice is counted twice. */
 #define LH_WATCH_SLOTS 65536
 extern _Atomic uint16_t lh_watched_blocks[LH_WATCH_SLOTS] LH_HIDDEN;
+extern _Atomic uint64_t lh_watched_total LH_HIDDEN; /* blocks watched now: 0 in a program without timers */
 static inline size_t lh_watch_slot(const void *block) {
     return (size_t)(((uintptr_t)block >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 48);
 }
-static inline void lh_watch_block(const void *block) { lh_add_relaxed(&lh_watched_blocks[lh_watch_slot(block)], 1); }
-static inline void lh_unwatch_block(const void *block) { lh_sub_relaxed(&lh_watched_blocks[lh_watch_slot(block)], 1); }
+static inline void lh_watch_block(const void *block) {
+    lh_add_relaxed(&lh_watched_blocks[lh_watch_slot(block)], 1);
+    lh_add_relaxed(&lh_watched_total, 1);
+}
+static inline void lh_unwatch_block(const void *block) {
+    lh_sub_relaxed(&lh_watched_total, 1);
+    lh_sub_relaxed(&lh_watched_blocks[lh_watch_slot(block)], 1);
+}
+/* One load while nothing is watched; else one hash and one load more. */
 static inline bool lh_block_maybe_watched(const void *block) {
-    return lh_load_relaxed(&lh_watched_blocks[lh_watch_slot(block)]) != 0;
+    return lh_load_relaxed(&lh_watched_total) != 0 && lh_load_relaxed(&lh_watched_blocks[lh_watch_slot(block)]) != 0;
 }
 /* Toolkits time their callbacks and signal emissions (and send the step event) while above 0. */
 static inline void lh_watch_steps(int delta) { lh_add_relaxed(&lh_proc.step_watchers, delta); }
