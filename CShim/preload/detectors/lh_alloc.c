@@ -604,8 +604,9 @@ LH_EXPORT void free(void *block) {
         return;
     }
 #ifndef LH_BENCH_NO_FREE_WATCH /* scripts/bench/health.sh measures the preload without it */
-    /* A block no detector watches is the common case: one hash and one load (lh_runtime.h), and
-     * the other path is a tail call, so this one needs no stack frame. */
+    /* A block no detector watches is the common case: one load while nothing is watched, one hash
+     * and one load more when something is (lh_runtime.h); the other path is a tail call, so this
+     * one needs no stack frame. */
     if (LH_UNLIKELY(lh_block_maybe_watched(block))) {
         free_watched(real, block);
         return;
