@@ -81,6 +81,14 @@ app_spec() {
       APP_TEXT="button" APP_AFTER_TEXT="Escape" ;;
     gtk4-widget-factory | gtk3-widget-factory)
       APP_TEXT="hello" ;;
+    # Not in the default list (large, or slow to start): name them, after installing them
+    # (apt-get install inkscape gimp gnome-clocks gnome-sound-recorder).
+    inkscape)
+      APP_CMD=(inkscape --with-gui) APP_UNDO=ctrl+z APP_UNDO_TIMES=5 APP_CLICK=1 ;;
+    gimp)
+      APP_CMD=(gimp --no-splash) APP_DIALOG=ctrl+o APP_CLICK=1 ;;
+    gnome-clocks | gnome-sound-recorder)
+      ;;
     *) return 1 ;;
   esac
   command -v "${APP_CMD[0]}" >/dev/null 2>&1 || return 1

@@ -41,8 +41,9 @@ typedef struct lh_throttle {
     _Atomic uint64_t last_report_ns;
     _Atomic uint64_t reports;
     _Atomic uint64_t suppressed;
-    lh_kind kind;                 /* set before fingerprint is published */
-    char type[64];                /* object type of the first report (set by the claiming thread) */
+    lh_kind kind;                 /* written by the claiming thread, then `named` */
+    char type[64];                /* object type of the first report (the claiming thread's) */
+    _Atomic int named;            /* release/acquire: kind and type are written (a summary reads them) */
 } lh_throttle;
 
 static lh_throttle throttle[LH_THROTTLE_SLOTS];
@@ -106,6 +107,14 @@ static void scratch_give(lh_scratch *s, bool mapped) {
         /* release: our writes to the area happen before the next user's. */
         lh_store_release(&scratch_busy, 0);
     }
+}
+
+void lh_tsan_acquired(void *flag) {
+    if (tsan_acquire != NULL) tsan_acquire(flag);
+}
+
+void lh_tsan_releasing(void *flag) {
+    if (tsan_release != NULL) tsan_release(flag);
 }
 
 void lh_breach_init(void) {
@@ -177,7 +186,7 @@ static bool throttle_admit(uint64_t fp, uint64_t raw, lh_kind kind, const char *
     lh_throttle *e = NULL;
     for (size_t n = 0; n < LH_THROTTLE_SLOTS && e == NULL; n++) {
         lh_throttle *c = &throttle[(fp + n) % LH_THROTTLE_SLOTS];
-        /* acquire: see the claimer's kind/type when the fingerprint matches. */
+        /* acquire: pairs with the claimer's CAS (the entry is its fingerprint's). */
         uint64_t f = lh_load_acquire(&c->fingerprint);
         if (f == fp) {
             e = c;
@@ -187,6 +196,8 @@ static bool throttle_admit(uint64_t fp, uint64_t raw, lh_kind kind, const char *
             if (lh_cas_acq_rel_both(&c->fingerprint, &expected, fp)) {
                 c->kind = kind;
                 lh_toolkit_copy_text(c->type, type);
+                /* release: kind and type before a summary that sees `named`. */
+                lh_store_release(&c->named, 1);
                 e = c;
             } else if (expected == fp) {
                 e = c;
@@ -580,9 +591,9 @@ void lh_breach_summary(lh_json *j) {
     lh_json_begin_array(j, "fingerprints");
     for (size_t i = 0; i < LH_THROTTLE_SLOTS; i++) {
         lh_throttle *e = &throttle[i];
-        /* acquire: kind and type were written by the claimer before its reports. */
-        uint64_t fp = lh_load_acquire(&e->fingerprint);
-        if (fp == 0) continue;
+        uint64_t fp = lh_load_relaxed(&e->fingerprint);
+        /* acquire: kind and type are written (an entry being claimed right now is left out). */
+        if (fp == 0 || !lh_load_acquire(&e->named)) continue;
         char hex[20];
         lh_buf b;
         lh_buf_init(&b, hex, sizeof hex);

@@ -58,6 +58,11 @@ const lh_slot *lh_breach_object_slot(const lh_breach *b) LH_HIDDEN;
 /* Start-up (notices a ThreadSanitizer runtime), the process turns out to be a GUI program (maps
  * the shared scratch area), the child of a fork (counters and throttles from zero). */
 void lh_breach_init(void) LH_HIDDEN;
+/* In a ThreadSanitizer-built host (our code not instrumented), tell TSan that a try-flag of ours
+ * orders the uses of a shared buffer: after taking it (acquire) and before giving it back
+ * (release). No-ops in any other process. */
+void lh_tsan_acquired(void *flag) LH_HIDDEN;
+void lh_tsan_releasing(void *flag) LH_HIDDEN;
 void lh_breach_prepare(void) LH_HIDDEN;
 void lh_breach_after_fork(void) LH_HIDDEN;
 /* The summary's `reports` and `fingerprints` sections; whether anything was breached. */

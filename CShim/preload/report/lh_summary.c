@@ -307,6 +307,12 @@ static void write_version(char *mem, lh_summary_state state, unsigned tag) {
     else if (r == -EEXIST && !made) lh_store_relaxed(&lh_summary_due_ns, UINT64_MAX); /* a planted file: it stays */
 }
 
+/* Gives `busy` back. release: our buffer use and flags happen before the next writer's. */
+static void give_busy(void) {
+    lh_tsan_releasing(&busy);
+    lh_store_release(&busy, 0);
+}
+
 static char *shared_buffer(void) {
     if (buffer == NULL) {
         void *mem = mmap(NULL, SUMMARY_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -329,13 +335,14 @@ void lh_summary_refresh(uint64_t now) {
     /* acquire: the previous writer's buffer and flags are seen (and a sandbox entered meanwhile:
      * lh_summary_spooled released busy after publishing it). */
     if (!lh_cas_acquire(&busy, &expected, tid)) return;
+    lh_tsan_acquired(&busy);
     LH_GUARDED(&lh_tls_data);
     if (!lh_load_relaxed(&final_done) && !lh_sandboxed()) {
         char *mem = shared_buffer();
         if (mem != NULL) write_version(mem, LH_SUMMARY_RUNNING, (unsigned)tid);
     }
     /* release: our buffer use and flags before the next writer. */
-    lh_store_release(&busy, 0);
+    give_busy();
 }
 
 void lh_summary_start(void) {
@@ -349,7 +356,10 @@ static bool take_for_leaving(int tid) {
     for (int waited = 0;; waited++) {
         int expected = 0;
         /* acquire: as in lh_summary_refresh. */
-        if (lh_cas_acquire(&busy, &expected, tid)) return true;
+        if (lh_cas_acquire(&busy, &expected, tid)) {
+            lh_tsan_acquired(&busy);
+            return true;
+        }
         if (expected == tid || waited >= LEAVE_WAIT_MS) return false;
         nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
@@ -361,7 +371,7 @@ bool lh_summary_leaving(lh_summary_state state) {
     bool held = take_for_leaving(tid);
     /* acquire: pairs with the release that set it (a writer that held busy). */
     if (lh_load_acquire(&final_done)) {
-        if (held && state == LH_SUMMARY_EXEC) lh_store_release(&busy, 0);
+        if (held && state == LH_SUMMARY_EXEC) give_busy();
         return false;
     }
     LH_GUARDED(&lh_tls_data);
@@ -407,7 +417,7 @@ bool lh_summary_to_spool(void) {
 
 void lh_summary_spooled(bool held) {
     /* release: after the sandbox state was published (see lh_summary_refresh). */
-    if (held) lh_store_release(&busy, 0);
+    if (held) give_busy();
 }
 
 void lh_summary_stayed(bool held) {
@@ -415,7 +425,7 @@ void lh_summary_stayed(bool held) {
     /* The exec failed: the process runs on; the next refresh writes "running" again, soon. */
     lh_store_relaxed(&lh_summary_due_ns, lh_proc.cfg.summary_interval_ms == 0 || lh_sandboxed() ? UINT64_MAX : 0);
     /* release: as in lh_summary_refresh. */
-    lh_store_release(&busy, 0);
+    give_busy();
 }
 
 void lh_summary_write(void) { lh_summary_leaving(LH_SUMMARY_EXITED); }
