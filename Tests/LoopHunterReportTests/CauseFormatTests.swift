@@ -33,6 +33,29 @@ struct CauseFormatTests {
         #expect(try Fixtures.analysis().findings.allSatisfy { $0.cause == nil })
     }
 
+    @Test("the requester is the innermost app frame of the request, even without a source location")
+    func requesterWithoutDebugInfo() throws {
+        // The ping-pong's request, its idle's frame moved to an address the fixture symbol table
+        // does not know (in-process name only), and a deeper app frame that has a source location.
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf:
+            CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile))) as? [String: Any])
+        var cause = try #require(object["cause"] as? [String: Any])
+        var stack = try #require(cause["request_stack"] as? [[String: Any]])
+        let idle = try #require(stack.firstIndex { $0["symbol"] as? String == "ping_pong_idle" })
+        stack[idle]["offset"] = "0x3170"
+        var deeper = stack[idle]
+        deeper["offset"] = "0x31bc"
+        deeper["symbol"] = "label_allocated"
+        stack.insert(deeper, at: idle + 1)
+        cause["request_stack"] = stack
+        object["cause"] = cause
+        object["frames"] = stack
+        let a = try Fixtures.analysis(of: [try JSONSerialization.data(withJSONObject: object)])
+        let finding = try #require(a.findings.first)
+        #expect(finding.cause?.requester?.displayName == "ping_pong_idle" && finding.cause?.requester?.primary?.file == nil)
+        #expect(finding.appFrame == finding.cause?.requester, "`where` is the requester, not the deeper frame with a file")
+    }
+
     @Test("text format")
     func text() throws {
         let text = TextFormatter(colors: false).format(try CauseFixtures.analysis())

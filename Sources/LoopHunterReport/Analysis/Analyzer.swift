@@ -133,7 +133,7 @@ public struct Analyzer: Sendable {
     /// The frame to open in an editor: the first app frame that is more than the program's entry
     /// (with a source location, if one has), else the first app frame.
     public static func appFrame(of stack: [SymbolizedFrame]) -> SymbolizedFrame? {
-        ownAppFrame(of: stack)
+        ownAppFrame(of: stack, preferringSource: true)
             ?? stack.first { $0.origin == .app && $0.primary?.file != nil } ?? stack.first { $0.origin == .app }
     }
 
@@ -384,9 +384,11 @@ public struct Analyzer: Sendable {
         return .none
     }
 
-    /// A report's cause, symbolized. The requester is the first frame of the app's own code in
-    /// the request's stack (the program's entry does not count: a request whose only app frame is
-    /// `main` was made by the toolkit or an interpreter on the app's behalf, and has none).
+    /// A report's cause, symbolized. The requester is the first (innermost) frame of the app's own
+    /// code in the request's stack, with or without a source location: the caller of the toolkit's
+    /// setter is the code to change, not a deeper function that has debug information (the
+    /// program's entry does not count: a request whose only app frame is `main` was made by the
+    /// toolkit or an interpreter on the app's behalf, and has none).
     private func findingCause(_ cause: ReportCause, executable: String, callback: (Frame) -> SymbolizedFrame,
                               lookups: [CodeAddress: SymbolLookup], inProcessNames: [String: String]) -> FindingCause {
         func named(_ frames: [Frame]) -> [SymbolizedFrame] {
@@ -395,21 +397,21 @@ public struct Analyzer: Sendable {
         let requestStack = named(cause.requestStack)
         return FindingCause(
             kind: cause.kind, entry: cause.entry, widget: cause.widget, requestStack: requestStack,
-            requester: Self.ownAppFrame(of: requestStack),
+            requester: Self.ownAppFrame(of: requestStack, preferringSource: false),
             addedBy: cause.addedBy.map { link in
                 let stack = named(link.stack)
                 return FindingCauseLink(kind: link.kind, addedWith: link.addedWith, callback: link.callback.map(callback),
-                                        stack: stack, adder: Self.ownAppFrame(of: stack))
+                                        stack: stack, adder: Self.ownAppFrame(of: stack, preferringSource: false))
             },
             chainTruncated: cause.chainTruncated ?? false)
     }
 
-    /// The first frame of the app's own code that is not the program's entry, preferring one with
-    /// a source location; nil when there is none.
-    static func ownAppFrame(of stack: [SymbolizedFrame]) -> SymbolizedFrame? {
+    /// The first frame of the app's own code that is not the program's entry (`preferringSource`:
+    /// the first with a source location, if one has); nil when there is none.
+    static func ownAppFrame(of stack: [SymbolizedFrame], preferringSource: Bool) -> SymbolizedFrame? {
         let own = stack.indices.filter { stack[$0].origin == .app && !FrameClassifier.isProgramEntry(stack[$0], in: stack, at: $0) }
             .map { stack[$0] }
-        return own.first { $0.primary?.file != nil } ?? own.first
+        return (preferringSource ? own.first { $0.primary?.file != nil } : nil) ?? own.first
     }
 
     /// The last component of `path` (what `path.split(separator: "/").last` gives), found from
