@@ -31,7 +31,6 @@ struct CauseCorpusTests {
         let dir = ReportDirectory("corpus-\(program.name)\(dbus ? "-dbus" : "")")
         defer { dir.remove() }
         var extra: [String: String?] = ["CAUSE_SECONDS": Self.seconds]
-        for (key, value) in program.environment { extra[key] = value }
         let run: HostRun
         if dbus {
             extra["LOOPHUNTER_DIR"] = dir.path

@@ -17,10 +17,9 @@ package struct CorpusProgram: Sendable, CustomTestStringConvertible {
     }
 
     package let name: String
-    /// The command: the program, or the interpreter and the script.
+    /// The command as scripts/causes/corpus-list.sh gives it: the program, or `env CAUSE_GTK=N`
+    /// and the interpreter and the script.
     package let command: [String]
-    /// Environment the command needs (`CAUSE_GTK` for scripts).
-    package let environment: [String: String]
     package let truth: Truth
     /// A C program: its functions are named in native stacks (built with -rdynamic). A script's
     /// functions are the interpreter's frames there.
@@ -31,38 +30,22 @@ package struct CorpusProgram: Sendable, CustomTestStringConvertible {
     package static let source = Native.root.appendingPathComponent("Tests/Programs/causes")
     package static let built = Native.release.appendingPathComponent("cause-programs")
 
-    /// Every run of the corpus: each C program built, then each script twice (GTK 3 and GTK 4), as
-    /// scripts/causes/corpus-list.sh lists them. Empty when the programs are not built.
+    /// Every run of the corpus, as scripts/causes/corpus-list.sh lists them for run-corpus.sh (each C
+    /// program built, then each script for GTK 3 and GTK 4). Empty when the programs are not built.
     package static func all() -> [CorpusProgram] {
-        let fm = FileManager.default
-        var programs: [CorpusProgram] = []
-        let binaries = ((try? fm.contentsOfDirectory(atPath: built.path)) ?? []).filter {
-            ($0.hasPrefix("gtk3-") || $0.hasPrefix("gtk4-")) && !$0.hasSuffix(".tmp")
-        }.sorted()
-        for name in binaries {
-            let base = String(name.dropFirst(5)).replacingOccurrences(of: "-", with: "_")
-            let candidates = ["\(base).c", "\(name.prefix(4))_\(base).c"]
-            guard let file = candidates.map({ source.appendingPathComponent($0) }).first(where: { fm.fileExists(atPath: $0.path) }),
-                  let truth = truth(of: file, variant: String(name.prefix(4))) else { continue }
-            programs.append(CorpusProgram(name: name, command: [built.appendingPathComponent(name).path], environment: [:],
-                                          truth: truth, isNative: true))
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("lh-corpus-\(getpid()).tsv").path
+        defer { try? FileManager.default.removeItem(atPath: list) }
+        let script = Native.root.appendingPathComponent("scripts/causes/corpus-list.sh").path
+        let run = HostRun.run(["/bin/bash", "-c", #". "$1" && corpus_list "$2" "$3" "$4""#, "corpus",
+                               script, list, built.path, source.path])
+        guard run.status == 0, let text = try? String(contentsOfFile: list, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line -> CorpusProgram? in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 3, let truth = truth(of: URL(fileURLWithPath: fields[1]),
+                                                       variant: fields[0].contains("gtk4") ? "gtk4" : "gtk3") else { return nil }
+            return CorpusProgram(name: fields[0], command: fields[2].split(separator: " ").map(String.init), truth: truth,
+                                 isNative: fields[1].hasSuffix(".c"))
         }
-        let scripts = ((try? fm.contentsOfDirectory(atPath: source.path)) ?? []).filter {
-            ($0.hasPrefix("py_") && $0.hasSuffix(".py")) || ($0.hasPrefix("gjs_") && $0.hasSuffix(".js"))
-        }.sorted()
-        for script in scripts {
-            let file = source.appendingPathComponent(script)
-            let stem = (script as NSString).deletingPathExtension
-            let language = String(stem.prefix { $0 != "_" })
-            let rest = stem.dropFirst(language.count + 1).replacingOccurrences(of: "_", with: "-")
-            for gtk in [3, 4] {
-                guard let truth = truth(of: file, variant: "gtk\(gtk)") else { continue }
-                let interpreter = language == "py" ? "/usr/bin/python3" : "/usr/bin/gjs"
-                programs.append(CorpusProgram(name: "\(language)-gtk\(gtk)-\(rest)", command: [interpreter, file.path],
-                                              environment: ["CAUSE_GTK": "\(gtk)"], truth: truth, isNative: false))
-            }
-        }
-        return programs
     }
 
     /// The truth line among a source's first 5 lines; a `LOOPHUNTER-TRUTH[gtkN]:` line for the

@@ -84,13 +84,21 @@ static size_t scratch_bytes(void) { return (sizeof(lh_scratch) + 4095) & ~(size_
 static void (*tsan_acquire)(void *addr);
 static void (*tsan_release)(void *addr);
 
+void lh_tsan_acquired(void *flag) {
+    if (tsan_acquire != NULL) tsan_acquire(flag);
+}
+
+void lh_tsan_releasing(void *flag) {
+    if (tsan_release != NULL) tsan_release(flag);
+}
+
 static lh_scratch *scratch_take(bool *mapped) {
     int expected = 0;
     *mapped = false;
     /* acquire: the previous user's writes to the area happen before ours. */
     if (shared_scratch != NULL &&
         lh_cas_acquire(&scratch_busy, &expected, 1)) {
-        if (tsan_acquire != NULL) tsan_acquire(&scratch_busy);
+        lh_tsan_acquired(&scratch_busy);
         return shared_scratch;
     }
     void *mem = mmap(NULL, scratch_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -103,18 +111,10 @@ static void scratch_give(lh_scratch *s, bool mapped) {
     if (mapped) {
         munmap(s, scratch_bytes());
     } else {
-        if (tsan_release != NULL) tsan_release(&scratch_busy);
+        lh_tsan_releasing(&scratch_busy);
         /* release: our writes to the area happen before the next user's. */
         lh_store_release(&scratch_busy, 0);
     }
-}
-
-void lh_tsan_acquired(void *flag) {
-    if (tsan_acquire != NULL) tsan_acquire(flag);
-}
-
-void lh_tsan_releasing(void *flag) {
-    if (tsan_release != NULL) tsan_release(flag);
 }
 
 void lh_breach_init(void) {
