@@ -207,6 +207,24 @@ static void cause_json(lh_json *j, const lh_report_cause *c) {
     lh_json_string(j, "path", c->widget_path);
     lh_json_end_object(j);
     cause_frames_json(j, c, "request_stack", c->request_first, c->request_count);
+    if (c->script_language != NULL && c->script_count > 0) {
+        lh_json_begin_object(j, "request_script");
+        lh_json_string(j, "language", c->script_language);
+        lh_json_begin_array(j, "frames");
+        for (size_t i = 0; i < c->script_count; i++) {
+            lh_json_begin_object(j, NULL);
+            lh_json_string(j, "function", c->script[i].function);
+            lh_json_string(j, "file", c->script[i].file);
+            if (c->script[i].line > 0) {
+                lh_json_u64(j, "line", c->script[i].line);
+            } else {
+                lh_json_null(j, "line");
+            }
+            lh_json_end_object(j);
+        }
+        lh_json_end_array(j);
+        lh_json_end_object(j);
+    }
     lh_json_begin_array(j, "added_by");
     for (size_t i = 0; i < c->link_count; i++) {
         const lh_report_cause_link *l = &c->links[i];

@@ -5,8 +5,9 @@ import Testing
 
 /// The cause corpus (Tests/Programs/causes: loops of every mechanism issue 18 names and healthy
 /// programs that relayout a lot, in C, Python and GJS, on GTK 3 and GTK 4), each run once under the
-/// preload for CAUSE_SECONDS. Pass: every loop reported with its widget, its cause kind and (C
-/// programs) the app function that re-requested layout; no report at all on a healthy program;
+/// preload for CAUSE_SECONDS. Pass: every loop reported with its widget, its cause kind and the
+/// app function that re-requested layout (C: on the request's stack; Python and GJS: on its script
+/// stack); no report at all on a healthy program;
 /// the program's output and exit status as without LoopHunter (each prints only `NAME: done`).
 /// scripts/causes/run-corpus.sh is the same check with plain runs beside, times and a table.
 @Suite("the cause corpus: loops found with widget, cause and function; healthy programs left alone")
@@ -72,7 +73,18 @@ struct CauseCorpusTests {
                 "only layout reports (and GTK's own warnings): \(described)")
         let cause = try #require(report.cause, "the report says why: \(described)")
         #expect(cause.kind == truth.cause, "cause \(cause.kind), truth \(truth.cause ?? "?")")
-        guard program.isNative else { return }
+        guard program.isNative else {
+            // A script's re-requesting function: the first frame of its own file on the request's
+            // script stack (Python or JavaScript, taken by the preload where the native stack
+            // shows only the interpreter).
+            let script = try #require(cause.requestScript, "the request's script stack: \(described)")
+            #expect(script.language == (program.name.hasPrefix("py-") ? "python" : "javascript"))
+            let fileName = URL(fileURLWithPath: program.sourceFile).lastPathComponent
+            let own = script.frames.first { URL(fileURLWithPath: $0.file).lastPathComponent == fileName }
+            #expect(own.map { truth.functions.contains($0.function) && ($0.line ?? 0) > 0 } == true,
+                    "requested by \(own.map { "\($0.function) line \($0.line ?? 0)" } ?? "no frame of \(fileName)"), truth \(truth.functions); script stack \(script.frames.map(\.function))")
+            return
+        }
         // The re-requesting function: the first frame of the program on the request's stack.
         let executable = report.process.executable
         let requester = cause.requestStack.first { $0.module == executable && $0.symbol != "main" }?.symbol

@@ -67,7 +67,7 @@ struct CauseTests {
         let loops = reports.filter { $0.kind != "toolkit-warning" }
         #expect(loops.count == 1, "one report per loop: \(loops.map { "\($0.kind) \($0.object.path)" })")
         let report = try #require(loops.first)
-        #expect(report.kind == "layout-loop" && report.version == "1.6")
+        #expect(report.kind == "layout-loop" && report.version == SchemaVersion.current.description)
         #expect(report.count >= report.threshold && report.threshold == 30 && report.countUnit.hasPrefix("frames in a row"))
         #expect(report.historyUnit == "frame" && report.hook.name == "gtk_allocate")
         if let widget = l.widget {

@@ -27,7 +27,7 @@ struct SummaryStateTests {
         #expect(run.status == 7, "\(run.stderr)")
         let summary = try #require(try Self.summary(dir), "no summary in \(dir.fileNames)")
         #expect(summary.state == "_exit")
-        #expect(summary.version == "1.6")
+        #expect(summary.version == SchemaVersion.current.description)
         #expect(summary.iterations > 5)
         #expect(summary.layoutCalls > 5)
         #expect(summary.updated == summary.ended)

@@ -263,7 +263,7 @@ struct AllocFindingTests {
     func json() throws {
         let text = JSONFormatter().format(try Fixtures.analysis())
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-        #expect(document["version"] as? String == "1.3", "analysis schema 1.3: each layout finding's `cause`")
+        #expect(document["version"] as? String == "1.4", "analysis schema 1.4: each layout finding's `cause` with its script stack")
         let analysis = try #require(document["analysis"] as? [String: Any])
         let findings = try #require(analysis["findings"] as? [[String: Any]])
         let growth = try #require(findings.first { $0["kind"] as? String == "heap-growth" })

@@ -56,6 +56,53 @@ struct CauseFormatTests {
         #expect(finding.appFrame == finding.cause?.requester, "`where` is the requester, not the deeper frame with a file")
     }
 
+    /// The deferred fixture as a Python program's report would be: no frame of the app's native code
+    /// on the request's stack (the interpreter's only), and the script stack the preload took.
+    static func pythonReport() throws -> Data {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf:
+            CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile))) as? [String: Any])
+        var cause = try #require(object["cause"] as? [String: Any])
+        let stack = try #require(cause["request_stack"] as? [[String: Any]])
+            .filter { !(($0["module"] as? String)?.hasSuffix("gtk3-causes") ?? false) }
+        cause["request_stack"] = stack
+        cause["request_script"] = ["language": "python", "frames": [
+            ["function": "ping_idle", "file": "/src/app/ping.py", "line": 36],
+            ["function": "MainContext.iteration", "file": "/usr/lib/python3/dist-packages/gi/overrides/GLib.py", "line": 507],
+            ["function": "<module>", "file": "/src/app/ping.py", "line": NSNull()],
+        ]]
+        object["cause"] = cause
+        object["frames"] = stack
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    @Test("a script's request: its function is the requester and `where`, its stack listed in every format")
+    func scriptRequester() throws {
+        let a = try Fixtures.analysis(of: [try Self.pythonReport()])
+        let finding = try #require(a.findings.first)
+        let cause = try #require(finding.cause)
+        #expect(cause.scriptLanguage == "Python" && cause.requestScript.count == 3)
+        #expect(cause.requestScript.map(\.origin) == [.app, .toolkit, .app], "PyGObject's overrides are the toolkit's")
+        let requester = try #require(cause.requester)
+        #expect(requester.source == .script && requester.primary?.function == "ping_idle" && requester.primary?.line == 36)
+        #expect(finding.appFrame == requester)
+        #expect(cause.requestScript.last?.primary?.line == nil, "a frame without a line reads as such")
+
+        let text = TextFormatter().format(a)
+        #expect(text.contains("where    ping.py:36 in ping_idle (python)"), "\(text)")
+        #expect(text.contains("script   (the Python functions running when layout was re-requested; ▶ your code)"), "\(text)")
+        for (name, output) in [("markdown", MarkdownFormatter().format(a)), ("html", HTMLFormatter().format(a)),
+                               ("sarif", SARIFFormatter().format(a)), ("junit", JUnitFormatter().format(a)),
+                               ("json", JSONFormatter().format(a))] {
+            #expect(output.contains("ping_idle") && output.contains("MainContext.iteration"), "\(name) lists the script stack")
+        }
+        #expect(JSONFormatter().format(a).contains("\"requestScript\""))
+        // A suppression by app function matches the script's functions.
+        let rules = SuppressionList(rules: try SuppressionList.parse("function:ping_idle\n", file: "lh.supp"))
+        #expect(rules.rules.first?.matches(finding) == true)
+        let library = SuppressionList(rules: try SuppressionList.parse("function:MainContext.iteration\n", file: "lh.supp"))
+        #expect(library.rules.first?.matches(finding) == false, "the bindings' frames are not the app's")
+    }
+
     @Test("text format")
     func text() throws {
         let text = TextFormatter(colors: false).format(try CauseFixtures.analysis())

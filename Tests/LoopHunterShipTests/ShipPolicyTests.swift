@@ -124,6 +124,19 @@ struct ShipPolicyTests {
         #expect(callbackFields.contains(OTLPKeyValue("symbol", .string("ping_pong_idle"))))
         guard case .array(let added)? = link.first(where: { $0.key == "frames" })?.value else { Issue.record("added frames"); return }
         #expect(added.count == cause.addedBy[0].stack.count)
+        #expect(attributes["loophunter.cause.script"] == nil, "a C program's request has no script stack")
+        // A script's request: `loophunter.cause.script` with the language and the frames.
+        let script = #"{"language":"python","frames":[{"function":"ping_idle","file":"/src/app/ping.py","line":36}]}"#
+        let data = try Data(contentsOf: CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile))
+        let edited = String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""request_stack":"#, with: #""request_script":\#(script),"request_stack":"#)
+        guard case .report(let python) = try ReportFile.decode(Data(edited.utf8), path: "python.json") else { Issue.record("not a report"); return }
+        let pythonAttributes = OTLPLogMapper(hostName: "h").record(for: python, observedAt: 1).attributes
+        guard case .keyValues(let fields)? = pythonAttributes.first(where: { $0.key == "loophunter.cause.script" })?.value,
+              case .array(let scriptFrames)? = fields.first(where: { $0.key == "frames" })?.value,
+              case .keyValues(let first)? = scriptFrames.first else { Issue.record("the script is a map with frames: \(edited.prefix(200))"); return }
+        #expect(fields.contains(OTLPKeyValue("language", .string("python"))))
+        #expect(first == [OTLPKeyValue("function", .string("ping_idle")), OTLPKeyValue("file", .string("/src/app/ping.py")),
+                          OTLPKeyValue("line", .int(36))])
         // A report without a cause has none of these attributes.
         let old = try ReportFile.load(Fixtures.reports.appendingPathComponent("report-4101-aaaa0001-000001-layout-storm.json"))
         guard case .report(let storm) = old else { Issue.record("not a report"); return }

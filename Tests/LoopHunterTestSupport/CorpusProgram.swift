@@ -24,6 +24,8 @@ package struct CorpusProgram: Sendable, CustomTestStringConvertible {
     /// A C program: its functions are named in native stacks (built with -rdynamic). A script's
     /// functions are the interpreter's frames there.
     package let isNative: Bool
+    /// The program's source file (the script a Python or GJS run executes).
+    package let sourceFile: String
 
     package var testDescription: String { name }
 
@@ -44,7 +46,7 @@ package struct CorpusProgram: Sendable, CustomTestStringConvertible {
             guard fields.count == 3, let truth = truth(of: URL(fileURLWithPath: fields[1]),
                                                        variant: fields[0].contains("gtk4") ? "gtk4" : "gtk3") else { return nil }
             return CorpusProgram(name: fields[0], command: fields[2].split(separator: " ").map(String.init), truth: truth,
-                                 isNative: fields[1].hasSuffix(".c"))
+                                 isNative: fields[1].hasSuffix(".c"), sourceFile: fields[1])
         }
     }
 

@@ -141,6 +141,12 @@ typedef struct lh_report_cause_link {
     size_t stack_first, stack_count; /* where it was added, innermost first */
 } lh_report_cause_link;
 
+/* A frame of the script's own stack (Python, JavaScript) when the request was made. */
+typedef struct lh_report_script_frame {
+    const char *function, *file;
+    uint32_t line;           /* 0: unknown */
+} lh_report_script_frame;
+
 typedef struct lh_report_cause {
     const char *kind;        /* "in-layout", "deferred", "result" */
     const char *entry;       /* the request's entry point (gtk_widget_queue_resize...), or NULL */
@@ -152,6 +158,11 @@ typedef struct lh_report_cause {
     lh_report_cause_link links[LH_REPORT_CAUSE_LINKS];
     size_t link_count;
     bool chain_truncated;    /* older links were released before the report */
+    /* The interpreted stack of the request, innermost first (schema 1.7): the language ("python",
+     * "javascript"; NULL: none) and its frames. */
+    const char *script_language;
+    const lh_report_script_frame *script;
+    size_t script_count;
 } lh_report_cause;
 
 typedef struct lh_report_data {

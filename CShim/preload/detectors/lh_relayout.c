@@ -34,6 +34,7 @@
 
 #include "lh_breach.h"
 #include "lh_relayout.h"
+#include "lh_script.h"
 
 #define RL_CLOCKS 16
 #define RL_WIDGETS 64
@@ -76,9 +77,11 @@ typedef struct rl_widget {
     lh_cause_ref ref;        /* deferred: the running callback's record (retained) */
     uint32_t pc_count;
     uintptr_t pcs[RL_PCS];
+    lh_script_stack script; /* the Python or JavaScript functions running then (count 0: none) */
 } rl_widget;
 
 typedef struct rl_thread {
+    bool used;               /* written since the record was last cleared (else still all zero) */
     uint64_t requests;       /* this thread's requests (the tables' clock) */
     bool gathering;          /* a report gathers its loop's widgets: no report meanwhile */
     rl_clock clocks[RL_CLOCKS];
@@ -308,6 +311,7 @@ void lh_relayout_request(lh_tls *t, unsigned layout_hook, const void *widget, un
     if (lh_proc.cfg.loop_frames != 0 && !lh_requests_recorded(tk)) lh_note_requests_recorded(tk);
     rl_thread *rt = thread_state(t);
     if (rt == NULL) return;
+    rt->used = true;
     rt->requests++;
     lh_slot *slot = lh_table_slot_home(&lh_proc.table, widget, layout_hook);
     if (slot == NULL) slot = lh_table_slot_probe(&lh_proc.table, lh_table_key(widget, layout_hook));
@@ -336,6 +340,7 @@ void lh_relayout_request(lh_tls *t, unsigned layout_hook, const void *widget, un
             e->ref = ref != 0 && lh_cause_retain(ref) ? ref : 0;
         }
         e->pc_count = lh_cause_capture_stack(e->pcs, RL_PCS);
+        lh_script_capture(&e->script);
         lh_add_relaxed(&stacks_captured, 1); /* stat */
     }
 }
@@ -453,6 +458,7 @@ typedef struct rl_part {
     uintptr_t pcs[RL_ALL_PCS];
     lh_frame frames[RL_ALL_PCS];
     lh_module modules[RL_MODULES];
+    lh_report_script_frame script[LH_SCRIPT_FRAMES];
     lh_object_desc desc;
     char type[LH_OBJECT_TEXT], name[LH_OBJECT_TEXT];
     char path[1024];
@@ -530,6 +536,15 @@ static void report(lh_tls *t, const lh_breach *b, lh_report_data *r, void *scrat
     c->widget_type = p->type[0] != '\0' ? p->type : NULL;
     c->widget_name = p->name[0] != '\0' ? p->name : NULL;
     c->widget_path = p->path;
+    /* The script's own functions (Python, JavaScript) running when the request was made. */
+    c->script_language = lh_script_language_name(e->script.language);
+    for (size_t i = 0; i < e->script.count && c->script_language != NULL; i++) {
+        p->script[i].function = e->script.text + e->script.frames[i].function;
+        p->script[i].file = e->script.text + e->script.frames[i].file;
+        p->script[i].line = e->script.frames[i].line;
+        c->script_count++;
+    }
+    c->script = p->script;
     r->cause = c;
 }
 
@@ -541,17 +556,21 @@ static int init(void) {
     return 0;
 }
 
+/* Only records a thread wrote are cleared: the table is zero pages until used (56 KiB a thread). */
 static void after_fork(void) {
-    memset(threads, 0, sizeof threads);
+    for (size_t i = 0; i < LH_THREAD_RECORDS; i++)
+        if (threads[i].used) memset(&threads[i], 0, sizeof threads[i]);
     my = NULL;
 }
 
 static void thread_start(lh_tls *t, size_t index) {
     (void)t;
     rl_thread *rt = &threads[index];
-    for (size_t i = 0; i < RL_WIDGETS; i++)
-        if (rt->widgets[i].ref != 0) lh_cause_release(rt->widgets[i].ref);
-    memset(rt, 0, sizeof *rt); /* the record is ours (claimed by CAS) */
+    if (rt->used) { /* the record is ours (claimed by CAS); a thread that never requested left it zero */
+        for (size_t i = 0; i < RL_WIDGETS; i++)
+            if (rt->widgets[i].ref != 0) lh_cause_release(rt->widgets[i].ref);
+        memset(rt, 0, sizeof *rt);
+    }
     my = rt;
 }
 
@@ -590,6 +609,9 @@ static void summary(lh_json *j) {
     lh_json_u64(j, "stacks_captured", lh_load_relaxed(&stacks_captured));
     lh_json_u64(j, "widgets_replaced", lh_load_relaxed(&widgets_replaced));
     lh_cause_summary(j);
+    lh_json_begin_object(j, "scripts");
+    lh_script_summary(j);
+    lh_json_end_object(j);
     lh_json_end_object(j);
 }
 

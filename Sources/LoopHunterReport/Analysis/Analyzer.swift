@@ -395,15 +395,28 @@ public struct Analyzer: Sendable {
             symbolizedStack(frames, executable: executable, lookups: lookups, inProcessNames: inProcessNames)
         }
         let requestStack = named(cause.requestStack)
+        let requestScript = Self.scriptFrames(cause.requestScript, classifier: classifier)
         return FindingCause(
             kind: cause.kind, entry: cause.entry, widget: cause.widget, requestStack: requestStack,
-            requester: Self.ownAppFrame(of: requestStack, preferringSource: false),
+            requestScript: requestScript, scriptLanguage: requestScript.isEmpty ? nil : cause.requestScript?.languageName,
+            requester: Self.ownAppFrame(of: requestStack, preferringSource: false) ?? requestScript.first { $0.origin == .app },
             addedBy: cause.addedBy.map { link in
                 let stack = named(link.stack)
                 return FindingCauseLink(kind: link.kind, addedWith: link.addedWith, callback: link.callback.map(callback),
                                         stack: stack, adder: Self.ownAppFrame(of: stack, preferringSource: false))
             },
             chainTruncated: cause.chainTruncated ?? false)
+    }
+
+    /// An interpreted stack as frames named by the interpreter, their module the language
+    /// (`python`, `javascript`), their origin by file (``FrameClassifier/origin(ofScriptFile:)``).
+    static func scriptFrames(_ script: ScriptStack?, classifier: FrameClassifier) -> [SymbolizedFrame] {
+        guard let script else { return [] }
+        return script.frames.enumerated().map { index, frame in
+            SymbolizedFrame(index: index, pc: "", module: script.language, offset: nil,
+                            symbols: [SourceSymbol(function: frame.function, file: frame.file, line: frame.line)],
+                            source: .script, note: nil, origin: classifier.origin(ofScriptFile: frame.file))
+        }
     }
 
     /// The first frame of the app's own code that is not the program's entry (`preferringSource`:

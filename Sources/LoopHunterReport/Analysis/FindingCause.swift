@@ -10,9 +10,15 @@ public struct FindingCause: Sendable, Equatable, Codable {
     public let widget: CauseWidget
     /// The stack of the request, symbolized, innermost first (LoopHunter's own frames left out).
     public let requestStack: [SymbolizedFrame]
-    /// The first frame of the app's own code in ``requestStack``: the code that re-requested
-    /// layout, and the finding's `where`. Nil when the request's stack has none (a toolkit
-    /// re-requesting layout by itself, or an interpreter's frames only).
+    /// The Python or JavaScript functions running when the request was made, innermost first
+    /// (frames of source ``SymbolSource/script``, module the language); empty when none ran.
+    public let requestScript: [SymbolizedFrame]
+    /// `Python` or `JavaScript` when ``requestScript`` has frames.
+    public let scriptLanguage: String?
+    /// The code that re-requested layout, and the finding's `where`: the first frame of the app's
+    /// own code in ``requestStack``, else the innermost function of ``requestScript`` (a Python or
+    /// JavaScript program's native stack shows the interpreter only). Nil when neither has one (a
+    /// toolkit re-requesting layout by itself).
     public let requester: SymbolizedFrame?
     /// Deferred only: the callbacks that carried the request from layout, nearest first.
     public let addedBy: [FindingCauseLink]
@@ -20,11 +26,14 @@ public struct FindingCause: Sendable, Equatable, Codable {
     public let chainTruncated: Bool
 
     public init(kind: String, entry: String?, widget: CauseWidget, requestStack: [SymbolizedFrame],
+                requestScript: [SymbolizedFrame] = [], scriptLanguage: String? = nil,
                 requester: SymbolizedFrame?, addedBy: [FindingCauseLink], chainTruncated: Bool) {
         self.kind = kind
         self.entry = entry
         self.widget = widget
         self.requestStack = requestStack
+        self.requestScript = requestScript
+        self.scriptLanguage = scriptLanguage
         self.requester = requester
         self.addedBy = addedBy
         self.chainTruncated = chainTruncated

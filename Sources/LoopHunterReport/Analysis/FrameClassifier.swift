@@ -65,6 +65,20 @@ public struct FrameClassifier: Sendable {
         return systemOrApp(module, program: nil)
     }
 
+    /// The origin of a script frame (``ScriptFrame``) by its file: the bindings' own code (PyGObject's
+    /// `gi` package, GJS's built-in modules) is the toolkit's; the language's library (Python's
+    /// standard library and installed packages, `<frozen ...>` modules) the system's; any other
+    /// file the app's.
+    public func origin(ofScriptFile file: String) -> FrameOrigin {
+        if file.hasPrefix("resource:///org/gnome/gjs/") || file.contains("-packages/gi/") { return .toolkit }
+        if file.hasPrefix("<") || file.contains("/site-packages/") || file.contains("/dist-packages/") { return .system }
+        if let root = systemDirectories.first(where: { file.hasPrefix($0) }) {
+            let below = Self.components(of: file, below: root)
+            if let first = below.first, first.hasPrefix("python") || first.hasPrefix("gjs") { return .system }
+        }
+        return .app
+    }
+
     /// Whether `executable` is an interpreter (`python3.11`, `gjs`, `perl5.36`, ...).
     public static func isInterpreter(_ executable: String) -> Bool {
         let name = fileName(executable)

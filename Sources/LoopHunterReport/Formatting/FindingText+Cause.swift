@@ -46,6 +46,9 @@ extension FindingText {
         if c.requestStack != f.stack, !c.requestStack.isEmpty {
             stacks.append(("request", "the request that re-queued layout", c.requestStack))
         }
+        if !c.requestScript.isEmpty {
+            stacks.append(("script", "the \(c.scriptLanguage ?? "script") functions running when layout was re-requested", c.requestScript))
+        }
         for link in c.addedBy where !link.stack.isEmpty {
             let callback = link.callback.flatMap { $0.module == nil ? nil : $0.displayName } ?? "the callback"
             stacks.append(("added", "where \(callback) was added with \(link.addedWith ?? "?")", link.stack))

@@ -10,6 +10,9 @@ public struct ReportCause: Codable, Sendable, Equatable {
     public let widget: CauseWidget
     /// The stack of the request, innermost first, in the format of ``Report/frames``.
     public let requestStack: [Frame]
+    /// The Python or JavaScript functions running when the request was made (schema 1.7; nil:
+    /// no interpreter's code was running, or an older report).
+    public let requestScript: ScriptStack?
     /// For a deferred cause: the callbacks that carried the request from layout, nearest first
     /// (the one that made the request, then the one that added it, ...).
     public let addedBy: [CauseLink]
@@ -19,6 +22,7 @@ public struct ReportCause: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case kind, entry, widget
         case requestStack = "request_stack"
+        case requestScript = "request_script"
         case addedBy = "added_by"
         case chainTruncated = "chain_truncated"
     }
@@ -32,6 +36,7 @@ extension ReportCause: JSONTapeDecodable {
         entry = try json.decodeIfPresent(CodingKeys.entry)
         widget = try json.decode(CodingKeys.widget)
         requestStack = try json.decode(CodingKeys.requestStack)
+        requestScript = try json.decodeIfPresent(CodingKeys.requestScript)
         addedBy = try json.decode(CodingKeys.addedBy)
         chainTruncated = try json.decodeIfPresent(CodingKeys.chainTruncated)
     }

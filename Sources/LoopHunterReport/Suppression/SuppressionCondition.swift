@@ -43,10 +43,11 @@ public enum SuppressionCondition: Sendable, Equatable {
         case .name(let pattern):
             return ([finding.object] + finding.objects).contains { $0.name.map { Self.glob(pattern, $0) } ?? false }
         case .function(let pattern):
-            // The finding's stack, and its cause's: the request's stack, and for a deferred cause
-            // each callback of the chain and where it was added.
+            // The finding's stack, and its cause's: the request's stack and its Python or
+            // JavaScript functions, and for a deferred cause each callback of the chain and where
+            // it was added.
             let cause = finding.cause
-            let frames = finding.stack + (cause?.requestStack ?? [])
+            let frames = finding.stack + (cause?.requestStack ?? []) + (cause?.requestScript ?? [])
                 + (cause?.addedBy.flatMap { $0.stack + ($0.callback.map { [$0] } ?? []) } ?? [])
             return frames.contains { frame in
                 frame.origin == .app && frame.symbols.contains { $0.function.map { Self.glob(pattern, $0) } ?? false }

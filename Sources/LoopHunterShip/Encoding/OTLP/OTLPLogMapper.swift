@@ -141,8 +141,8 @@ public struct OTLPLogMapper: Sendable {
         return .keyValues(fields)
     }
 
-    /// The report's `cause` (schema 1.6): kind, entry point, the widget requested, the request's
-    /// stack, and for a deferred cause the callbacks that carried it, each with where it was added.
+    /// The report's `cause` (schema 1.6; `script` 1.7): kind, entry point, the widget requested, the
+    /// request's stack and its Python or JavaScript functions, and for a deferred cause the callbacks that carried it, each with where it was added.
     static func causeAttributes(_ cause: ReportCause) -> [OTLPKeyValue] {
         var attributes = [OTLPKeyValue("loophunter.cause.kind", .string(cause.kind))]
         if let entry = cause.entry { attributes.append(OTLPKeyValue("loophunter.cause.entry", .string(entry))) }
@@ -152,6 +152,16 @@ public struct OTLPLogMapper: Sendable {
         if let path = cause.widget.path { widget.append(OTLPKeyValue("path", .string(path))) }
         attributes.append(OTLPKeyValue("loophunter.cause.widget", .keyValues(widget)))
         attributes.append(OTLPKeyValue("loophunter.cause.request_frames", frames(cause.requestStack)))
+        if let script = cause.requestScript {
+            attributes.append(OTLPKeyValue("loophunter.cause.script", .keyValues([
+                OTLPKeyValue("language", .string(script.language)),
+                OTLPKeyValue("frames", .array(script.frames.map { frame in
+                    var fields = [OTLPKeyValue("function", .string(frame.function)), OTLPKeyValue("file", .string(frame.file))]
+                    if let line = frame.line { fields.append(OTLPKeyValue("line", .int(Int64(line)))) }
+                    return .keyValues(fields)
+                })),
+            ])))
+        }
         attributes.append(OTLPKeyValue("loophunter.cause.added_by", .array(cause.addedBy.map { link in
             var fields = [OTLPKeyValue("kind", .string(link.kind))]
             if let addedWith = link.addedWith { fields.append(OTLPKeyValue("added_with", .string(addedWith))) }
