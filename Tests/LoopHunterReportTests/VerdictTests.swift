@@ -201,6 +201,20 @@ struct VerdictTests {
         #expect(f2.title == "66.8 MiB allocated in one iteration during the layout of GtkImage 'thumbnail' (limit 64 MiB)")
     }
 
+    @Test("a script frame is your code unless it is the bindings' or the language's standard library")
+    func yourScriptCode() {
+        let c = FrameClassifier()
+        #expect(c.origin(ofScriptFile: "/home/ada/app/main.py") == .app)
+        #expect(c.origin(ofScriptFile: "Tests/Programs/causes/gjs_ping_pong.js") == .app, "relative, as GJS gives it")
+        #expect(c.origin(ofScriptFile: "/usr/lib/python3/dist-packages/meld/filediff.py") == .app, "a Debian Python app's own code")
+        #expect(c.origin(ofScriptFile: "/usr/lib/python3/dist-packages/gi/overrides/GLib.py") == .toolkit)
+        #expect(c.origin(ofScriptFile: "/usr/local/lib/python3.11/site-packages/gi/overrides/Gtk.py") == .toolkit)
+        #expect(c.origin(ofScriptFile: "resource:///org/gnome/gjs/modules/core/overrides/Gtk.js") == .toolkit)
+        #expect(c.origin(ofScriptFile: "/usr/lib/python3.11/threading.py") == .system)
+        #expect(c.origin(ofScriptFile: "/usr/lib/python3.11/site-packages/thing/view.py") == .app)
+        #expect(c.origin(ofScriptFile: "<frozen importlib._bootstrap>") == .system)
+    }
+
     @Test("your code is the program's own modules, never a system library")
     func yourCode() {
         let c = FrameClassifier()

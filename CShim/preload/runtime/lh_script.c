@@ -16,8 +16,10 @@
  * type and its names PyUnicode_Type, or the walk stops. Frames not yet started (incomplete, as
  * CPython calls them) are left out, as Python's own tracebacks leave them out.
  *
- * JavaScript (GJS on SpiderMonkey 91 to 115): the running GjsContext's JSContext, only on the
- * thread that owns its runtime and only while the heap is idle (no garbage collection running);
+ * JavaScript (GJS on SpiderMonkey; checked with mozjs 102 of Debian 12: its C++ functions are looked
+ * up by their mangled names, and an engine whose names differ is simply not read): the running
+ * GjsContext's JSContext, only on the thread that owns its runtime and only while the heap is idle
+ * (no garbage collection running);
  * JS::FormatStackDump(cx, no arguments, no locals, no `this`) reads the frames without running any
  * script code and gives lines `N name() ["file":line:column]`, parsed here.
  *

@@ -66,15 +66,19 @@ public struct FrameClassifier: Sendable {
     }
 
     /// The origin of a script frame (``ScriptFrame``) by its file: the bindings' own code (PyGObject's
-    /// `gi` package, GJS's built-in modules) is the toolkit's; the language's library (Python's
-    /// standard library and installed packages, `<frozen ...>` modules) the system's; any other
-    /// file the app's.
+    /// `gi` package, GJS's built-in modules) is the toolkit's; the language's standard library
+    /// (`/usr/lib/python3.11/...` outside its `site-packages`, `<frozen ...>` modules) the system's;
+    /// any other file the app's, installed packages included (Debian installs a Python
+    /// application's own code under `/usr/lib/python3/dist-packages/APP/`).
     public func origin(ofScriptFile file: String) -> FrameOrigin {
         if file.hasPrefix("resource:///org/gnome/gjs/") || file.contains("-packages/gi/") { return .toolkit }
-        if file.hasPrefix("<") || file.contains("/site-packages/") || file.contains("/dist-packages/") { return .system }
+        if file.hasPrefix("<") { return .system }
         if let root = systemDirectories.first(where: { file.hasPrefix($0) }) {
             let below = Self.components(of: file, below: root)
-            if let first = below.first, first.hasPrefix("python") || first.hasPrefix("gjs") { return .system }
+            if below.count > 1, below[0].hasPrefix("python"), below[0].contains("."),
+               below[1] != "site-packages", below[1] != "dist-packages" {
+                return .system
+            }
         }
         return .app
     }

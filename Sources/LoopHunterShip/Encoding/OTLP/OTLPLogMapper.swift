@@ -142,7 +142,8 @@ public struct OTLPLogMapper: Sendable {
     }
 
     /// The report's `cause` (schema 1.6; `script` 1.7): kind, entry point, the widget requested, the
-    /// request's stack and its Python or JavaScript functions, and for a deferred cause the callbacks that carried it, each with where it was added.
+    /// request's stack and its Python or JavaScript functions, and for a deferred cause the
+    /// callbacks that carried it, each with where it was added.
     static func causeAttributes(_ cause: ReportCause) -> [OTLPKeyValue] {
         var attributes = [OTLPKeyValue("loophunter.cause.kind", .string(cause.kind))]
         if let entry = cause.entry { attributes.append(OTLPKeyValue("loophunter.cause.entry", .string(entry))) }
