@@ -313,6 +313,29 @@ void lh_unwinder_init(void) LH_HIDDEN;
 void *lh_host_function(const char *name) LH_HIDDEN;
 void *lh_host_data(const char *name) LH_HIDDEN;
 
+/* ---- pools mapped on first use (lh_state.c) -------------------------------------------------------- */
+
+/* Memory mapped the first time it is asked for (MAP_NORESERVE: pages never touched cost nothing),
+ * by the first thread that asks; a thread that asks while another maps it, or after the mapping
+ * failed, gets NULL and goes without. Zero-initialized: unmapped. */
+typedef struct lh_lazy_map {
+    _Atomic int state; /* 0 unmapped, 1 mapping, 2 mapped, 3 failed */
+    void *mem;         /* written once, before state becomes 2 (release) */
+} lh_lazy_map;
+
+/* Maps it now, unless someone maps or mapped it (NULL then, unless mapped). */
+void *lh_lazy_map_now(lh_lazy_map *m, size_t bytes) LH_HIDDEN;
+/* The memory if it is mapped already (never maps); NULL otherwise. */
+static inline void *lh_lazy_map_peek(lh_lazy_map *m) {
+    /* acquire: pairs with the release in lh_lazy_map_now (`mem` is written). */
+    return LH_LIKELY(lh_load_acquire(&m->state) == 2) ? m->mem : NULL;
+}
+/* The memory, mapped now of `bytes` if this is the first use; NULL: not mapped. */
+static inline void *lh_lazy_map_get(lh_lazy_map *m, size_t bytes) {
+    void *mem = lh_lazy_map_peek(m);
+    return LH_LIKELY(mem != NULL) ? mem : lh_lazy_map_now(m, bytes);
+}
+
 /* ---- sandboxes (lh_sandbox.c) --------------------------------------------------------------------- */
 
 /* Room before a spooled record for its frame header (and one byte after it for a newline). */

@@ -94,6 +94,7 @@ static void look_for_javascript(void) {
 }
 
 static void look_up(void) {
+    if (lh_load_relaxed(&python_found) != NULL && lh_load_relaxed(&js_found) != NULL) return; /* nothing left to find */
     uint64_t generation = lh_modules_generation() + 1;
     if (lh_load_relaxed(&looked_at) == generation) return;
     int idle = 0;

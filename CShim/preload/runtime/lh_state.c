@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -206,4 +207,17 @@ __attribute__((constructor)) static void lh_constructor(void) {
  * closed by then, so nothing here relies on stderr. */
 __attribute__((destructor)) static void lh_destructor(void) {
     if (lh_load_acquire(&lh_state) == LH_STATE_READY) lh_summary_write();
+}
+
+void *lh_lazy_map_now(lh_lazy_map *m, size_t bytes) {
+    int st = 0;
+    if (!lh_cas_relaxed(&m->state, &st, 1)) return lh_lazy_map_peek(m); /* another thread maps (or mapped) it */
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) {
+        lh_store_relaxed(&m->state, 3);
+        return NULL;
+    }
+    m->mem = mem;
+    lh_store_release(&m->state, 2); /* release: publishes `mem` (pairs with lh_lazy_map_peek) */
+    return mem;
 }

@@ -36,7 +36,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "lh_cause.h"
 #include "lh_glib.h"
@@ -161,27 +160,14 @@ typedef struct source_rec {
     _Atomic lh_cause_ref cause; /* the cause its first dispatch runs with (0: none, or dispatched) */
 } source_rec;
 
-static source_rec *sources;           /* mmap'd on first use */
-static _Atomic int sources_state;     /* 0 unmapped, 1 mapping, 2 mapped, 3 failed */
+static lh_lazy_map sources_map;       /* source_rec[SOURCES], mapped on first use */
 static _Atomic size_t sources_high;   /* records [0, high) were claimed at some point */
 static _Atomic uint32_t sources_next;
 static _Atomic uint64_t sources_full; /* stat */
 
-static bool sources_ready(void) {
-    /* acquire: pairs with the release below (the mapping is visible). */
-    int st = lh_load_acquire(&sources_state);
-    if (LH_LIKELY(st == 2)) return true;
-    if (st != 0 || !lh_cas_relaxed(&sources_state, &st, 1)) return false; /* another thread maps it: not followed */
-    void *mem = mmap(NULL, sizeof(source_rec) * SOURCES, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem != MAP_FAILED) sources = mem;
-    /* release: publishes `sources`. */
-    lh_store_release(&sources_state, mem != MAP_FAILED ? 2 : 3);
-    return mem != MAP_FAILED;
-}
-
 static source_rec *claim_source(void) {
-    if (!sources_ready()) return NULL;
+    source_rec *sources = lh_lazy_map_get(&sources_map, sizeof(source_rec) * SOURCES);
+    if (sources == NULL) return NULL; /* not mapped (or another thread maps it): not followed */
     uint32_t start = lh_add_relaxed(&sources_next, 1);
     for (uint32_t n = 0; n < SOURCES; n++) {
         size_t i = (start + n) % SOURCES;
@@ -363,7 +349,8 @@ LH_EXPORT void g_source_set_callback(void *source, lh_gsource_fn func, void *dat
 /* The lookups by user data: GLib holds our record as the data; the program passes its own. `funcs`:
  * GLib's idle or timeout source functions, or NULL for any. A linear scan: these calls are rare. */
 static void *record_for_data(const void *data, const void *funcs) {
-    if (lh_load_acquire(&sources_state) != 2) return NULL; /* acquire: `sources` is mapped */
+    source_rec *sources = lh_lazy_map_peek(&sources_map);
+    if (sources == NULL) return NULL;
     size_t high = lh_load_acquire(&sources_high);       /* acquire: records below it are complete */
     for (size_t i = 0; i < high; i++) {
         source_rec *s = &sources[i];

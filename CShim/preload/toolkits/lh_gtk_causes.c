@@ -32,7 +32,6 @@
 #include <errno.h>
 #include <link.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "lh_cause.h"
 #include "lh_gtk.h"
@@ -176,26 +175,13 @@ typedef struct wrapped {
     _Atomic lh_cause_ref cause;   /* tick callbacks: the cause of the first dispatch (0: none) */
 } wrapped;
 
-static wrapped *pool;               /* mmap'd on first use */
-static _Atomic int pool_state;      /* 0 unmapped, 1 mapping, 2 mapped, 3 failed */
+static lh_lazy_map pool_map;         /* wrapped[TRAMPOLINES], mapped on first use */
 static _Atomic uint32_t next_claim;
 static _Atomic uint64_t ticks_wrapped, handlers_wrapped, pool_full;
 
-static bool pool_ready(void) {
-    /* acquire: pairs with the release below (the mapping is visible). */
-    int s = lh_load_acquire(&pool_state);
-    if (LH_LIKELY(s == 2)) return true;
-    if (s != 0 || !lh_cas_relaxed(&pool_state, &s, 1)) return false; /* someone maps it: skip this one */
-    void *mem = mmap(NULL, sizeof(wrapped) * TRAMPOLINES, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem != MAP_FAILED) pool = mem;
-    /* release: publishes `pool`. */
-    lh_store_release(&pool_state, mem != MAP_FAILED ? 2 : 3);
-    return mem != MAP_FAILED;
-}
-
 static wrapped *claim(void) {
-    if (!pool_ready()) return NULL;
+    wrapped *pool = lh_lazy_map_get(&pool_map, sizeof(wrapped) * TRAMPOLINES);
+    if (pool == NULL) return NULL; /* not mapped (or another thread maps it): skip this one */
     uint32_t start = lh_add_relaxed(&next_claim, 1);
     for (uint32_t n = 0; n < TRAMPOLINES; n++) {
         wrapped *w = &pool[(start + n) % TRAMPOLINES];
@@ -336,8 +322,9 @@ typedef unsigned long (*find_fn)(void *instance, int mask, unsigned signal_id, u
 static unsigned long for_each_match(matched_fn matched, find_fn find, void *instance, int mask, unsigned signal_id,
                                     uint32_t detail, void *closure, void *func, void *data) {
     /* relaxed: a hint; a handler being wrapped right now on another thread was not connected yet. */
+    wrapped *pool = lh_lazy_map_peek(&pool_map);
     if ((mask & (G_SIGNAL_MATCH_FUNC | G_SIGNAL_MATCH_DATA)) == 0 || lh_load_relaxed(&handlers_wrapped) == 0 ||
-        lh_load_acquire(&pool_state) != 2) /* acquire: `pool` is mapped */
+        pool == NULL)
         return 0;
     unsigned long total = 0;
     for (size_t i = 0; i < TRAMPOLINES; i++) {

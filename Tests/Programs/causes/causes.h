@@ -16,6 +16,7 @@
  *                                          (env, default 6; a decimal number) and quits by itself; prints
  *                                          "<prog>: done" on stdout and returns 0 (main's status)
  *   cause_elapsed()                        seconds since cause_run started
+ *   cause_text_width(label, text)          the pixel width of text in the label's font
  *   CauseBin (GTK 4 only)                  a one-child widget of the app's own, whose size_allocate
  *                                          allocates the child and then calls an app function: what
  *                                          a GTK 3 program does with the "size-allocate" signal
@@ -153,6 +154,15 @@ G_GNUC_UNUSED static GtkWidget *cause_window_new(const char *name, const char *t
     g_signal_connect_after(window, "realize", G_CALLBACK(cause_on_realize), w);
   }
   return window;
+}
+
+/* The width in pixels `text` takes in `label`'s font (for a threshold between two texts). */
+G_GNUC_UNUSED static int cause_text_width(GtkWidget *label, const char *text) {
+  PangoLayout *layout = gtk_widget_create_pango_layout(label, text);
+  int w, h;
+  pango_layout_get_pixel_size(layout, &w, &h);
+  g_object_unref(layout);
+  return w;
 }
 
 G_GNUC_UNUSED static GtkWidget *cause_box_new(GtkOrientation orientation, int spacing) {

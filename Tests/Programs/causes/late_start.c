@@ -22,14 +22,6 @@ static const char *pending;
 static guint fit_source, connecting_source;
 static int dots;
 
-static int text_width(GtkWidget *label, const char *text) {
-  PangoLayout *layout = gtk_widget_create_pango_layout(label, text);
-  int w, h;
-  pango_layout_get_pixel_size(layout, &w, &h);
-  g_object_unref(layout);
-  return w;
-}
-
 static gboolean connecting_timeout(gpointer data) {
   (void)data;
   static const char *texts[] = {"Connecting", "Connecting.", "Connecting..", "Connecting..."};
@@ -81,7 +73,7 @@ int main(int argc, char **argv) {
   GtkWidget *box = cause_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
   connection = gtk_label_new("Connecting");
   gtk_widget_set_name(connection, "connection");
-  threshold = (text_width(connection, LONG_TEXT) + text_width(connection, SHORT_TEXT)) / 2;
+  threshold = (cause_text_width(connection, LONG_TEXT) + cause_text_width(connection, SHORT_TEXT)) / 2;
 #if GTK_MAJOR_VERSION == 3
   gtk_widget_set_halign(connection, GTK_ALIGN_START);
   g_signal_connect(connection, "size-allocate", G_CALLBACK(on_connection_size_allocate), NULL);

@@ -22,14 +22,6 @@ static int ping_threshold, pong_threshold;
 static const char *pong_pending, *ping_pending;
 static guint ping_source, pong_source;
 
-static int text_width(GtkWidget *label, const char *text) {
-  PangoLayout *layout = gtk_widget_create_pango_layout(label, text);
-  int w, h;
-  pango_layout_get_pixel_size(layout, &w, &h);
-  g_object_unref(layout);
-  return w;
-}
-
 /* ping was laid out: schedule pong's wording. */
 __attribute__((noinline)) gboolean ping_idle(gpointer data) {
   (void)data;
@@ -88,8 +80,8 @@ int main(int argc, char **argv) {
   pong = gtk_label_new(PONG_LONG);
   gtk_widget_set_name(ping, "ping");
   gtk_widget_set_name(pong, "pong");
-  ping_threshold = (text_width(ping, PING_LONG) + text_width(ping, PING_SHORT)) / 2;
-  pong_threshold = (text_width(pong, PONG_LONG) + text_width(pong, PONG_SHORT)) / 2;
+  ping_threshold = (cause_text_width(ping, PING_LONG) + cause_text_width(ping, PING_SHORT)) / 2;
+  pong_threshold = (cause_text_width(pong, PONG_LONG) + cause_text_width(pong, PONG_SHORT)) / 2;
 #if GTK_MAJOR_VERSION == 3
   gtk_widget_set_halign(ping, GTK_ALIGN_START);
   gtk_widget_set_halign(pong, GTK_ALIGN_START);

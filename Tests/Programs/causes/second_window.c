@@ -19,14 +19,6 @@ static int threshold;
 static const char *pending;
 static guint refresh_source;
 
-static int text_width(GtkWidget *label, const char *text) {
-  PangoLayout *layout = gtk_widget_create_pango_layout(label, text);
-  int w, h;
-  pango_layout_get_pixel_size(layout, &w, &h);
-  g_object_unref(layout);
-  return w;
-}
-
 static gboolean clock_tick_timeout(gpointer data) {
   (void)data;
   char text[64];
@@ -77,7 +69,7 @@ int main(int argc, char **argv) {
   GtkWidget *box = cause_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
   status = gtk_label_new(DETAILED);
   gtk_widget_set_name(status, "inspector-status");
-  threshold = (text_width(status, DETAILED) + text_width(status, COMPACT)) / 2;
+  threshold = (cause_text_width(status, DETAILED) + cause_text_width(status, COMPACT)) / 2;
 #if GTK_MAJOR_VERSION == 3
   gtk_widget_set_halign(status, GTK_ALIGN_START);
   g_signal_connect(status, "size-allocate", G_CALLBACK(on_status_size_allocate), NULL);

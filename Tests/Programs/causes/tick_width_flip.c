@@ -18,14 +18,6 @@
 static GtkWidget *title;
 static int threshold;
 
-static int text_width(GtkWidget *label, const char *text) {
-  PangoLayout *layout = gtk_widget_create_pango_layout(label, text);
-  int w, h;
-  pango_layout_get_pixel_size(layout, &w, &h);
-  g_object_unref(layout);
-  return w;
-}
-
 /* The bug: "room" is measured on the label itself, whose width the text decides. */
 __attribute__((noinline)) gboolean flip_text_tick(GtkWidget *widget, GdkFrameClock *clock,
                                                    gpointer data) {
@@ -49,7 +41,7 @@ int main(int argc, char **argv) {
   title = gtk_label_new(LONG_TITLE);
   gtk_widget_set_name(title, "title");
   gtk_widget_set_halign(title, GTK_ALIGN_START);
-  threshold = (text_width(title, LONG_TITLE) + text_width(title, SHORT_TITLE)) / 2;
+  threshold = (cause_text_width(title, LONG_TITLE) + cause_text_width(title, SHORT_TITLE)) / 2;
   cause_box_append(box, title);
   cause_set_child(window, box);
   gtk_widget_add_tick_callback(title, flip_text_tick, NULL, NULL);
