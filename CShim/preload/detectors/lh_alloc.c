@@ -60,13 +60,12 @@ extern void *__libc_pvalloc(size_t size);
  * read (set at the end of start-up with release; read with acquire, a plain load on x86-64). */
 static _Atomic int lh_alloc_on;
 
-/* The thread's allocation state (initial-exec TLS), owner-only. */
+/* The thread's allocation state (initial-exec TLS), owner-only. The hot path's two fields are in
+ * lh_tls (lh_runtime.h), beside the guard: alloc_fast, `own` once the hooks may count into it with
+ * sizes read from the chunk header (the family is on, the header reads were checked), else NULL;
+ * and alloc_gate, the byte count at which the storm limits are looked at. */
 typedef struct alloc_tls {
     lh_alloc_counts *own;         /* this thread's own counters; NULL: none */
-    /* The hot path's one test: `own` once the hooks may count into it with sizes read from the
-     * chunk header (the family is on, the header reads were checked); NULL: the slow path. */
-    lh_alloc_counts *fast;
-    uint64_t gate;                /* the byte count at which the storm limits are looked at */
     uint8_t mode;                 /* 0: none claimed yet; 1: own counters; 2: the shared counters */
     bool armed;                   /* the alloc-storm limits apply (a thread with iterations) */
     uint32_t storm_run;           /* epochs over a limit in a row (at most one quiet between) */
@@ -107,6 +106,13 @@ static inline size_t header_usable(const void *block) {
     if (LH_UNLIKELY(word & 2)) usable -= sizeof(size_t); /* mmapped: prev_size is not usable */
     return usable;
 }
+
+/* The fast paths' form: the size word, which they test for the mmapped flag (a chunk glibc mapped
+ * on its own, 128 KiB or more: they leave it to the slow path), and the usable size of a chunk
+ * without it. Five instructions where header_usable takes seven. */
+static inline size_t header_word(const void *block) { return ((const size_t *)block)[-1]; }
+static inline bool word_mapped(size_t word) { return (word & 2) != 0; }
+static inline size_t word_usable(size_t word) { return (word & ~(size_t)7) - sizeof(size_t); }
 
 /* The usable size off the fast path: the allocator's own answer; with glibc, compared with the
  * header's (the first LH_USABLE_CHECKS agreements switch the hooks to header reads). */
@@ -219,6 +225,13 @@ static inline bool from_pool(const void *block) {
     return (uintptr_t)block - (uintptr_t)early_pool < sizeof early_pool;
 }
 
+/* The same for free(), where the pool is tested first: one load while the pool is unused (always,
+ * so far). relaxed: a thread holding a pool block got it after the CAS that claimed it (or the
+ * host passed the pointer without synchronising, a race of its own), so it sees early_used > 0. */
+static inline bool maybe_from_pool(const void *block) {
+    return LH_UNLIKELY(lh_load_relaxed(&early_used) != 0) && from_pool(block);
+}
+
 /* A zeroed block of `size` bytes aligned to `align` (a power of two, at most 64) from the pool;
  * its size is kept in the 16 bytes before it. NULL (ENOMEM) when the pool is used up. */
 static LH_NOINLINE __attribute__((cold)) void *early_alloc(size_t size, size_t align) {
@@ -284,7 +297,7 @@ static void counts_exit(void *arg) {
     shared_add(&exited.freed_bytes, lh_load_relaxed(&c->freed_bytes));
     if (t->rec != NULL) record_exit(lh_record_index(t->rec));
     if (at.own == c) {
-        at.own = at.fast = NULL;
+        at.own = t->alloc_fast = NULL;
         at.mode = 2;
         at.armed = false;
     }
@@ -391,8 +404,8 @@ static LH_NOINLINE __attribute__((cold)) void alloc_storm(lh_tls *t, unsigned ho
 /* ---- counting ------------------------------------------------------------------------------- */
 
 /* The storm gate. The fast path makes one comparison for both alloc-storm limits: the thread's
- * byte count against at.gate, the smallest byte count at which either limit can have been
- * crossed: the bytes limit itself, or the calls limit reached by blocks of the least usable size
+ * byte count against alloc_gate (lh_tls), the smallest byte count at which either limit can have
+ * been crossed: the bytes limit itself, or the calls limit reached by blocks of the least usable size
  * (every block adds at least LH_MIN_USABLE bytes). Passing the gate is not a storm yet: gate_passed
  * checks both limits exactly and moves the gate on. UINT64_MAX: not armed. With blocks of a few
  * hundred bytes the gate is passed some ten times per limit's worth of calls, O(log) per epoch. */
@@ -410,7 +423,7 @@ static void set_gate(uint64_t calls, uint64_t bytes) {
             by_calls = UINT64_MAX;
         gate = by_calls < at.limit_bytes ? by_calls : at.limit_bytes;
     }
-    at.gate = gate;
+    lh_tls_data.alloc_gate = gate;
 }
 
 /* Returns `block` (the fast path's tail call keeps nothing across it). */
@@ -440,12 +453,12 @@ static inline bool count_alloc_own(lh_tls *t, lh_alloc_counts *c, size_t n) {
     lh_owner_add(&c->calls, 1);
     lh_slot *owner = t->layout_owner;
     if (LH_UNLIKELY(owner != NULL)) charge_owner(owner, n);
-    return LH_UNLIKELY(bytes > at.gate);
+    return LH_UNLIKELY(bytes > t->alloc_gate);
 }
 
 /* The thread's counters become the fast path's once the header sizes are trusted. */
 static void update_fast(int on) {
-    at.fast = on == LH_ALLOC_FAST ? at.own : NULL;
+    lh_tls_data.alloc_fast = on == LH_ALLOC_FAST ? at.own : NULL;
 }
 
 /* Any case but the fast one: sizes from glibc while checking, the thread's first count (claiming
@@ -464,7 +477,7 @@ static LH_NOINLINE void count_alloc_slow(lh_tls *t, int on, unsigned hook, void 
 }
 
 static inline void count_alloc(lh_tls *t, int on, unsigned hook, void *block) {
-    lh_alloc_counts *c = at.fast; /* non-NULL: counters of our own, and `on` is FAST */
+    lh_alloc_counts *c = t->alloc_fast; /* non-NULL: counters of our own, and `on` is FAST */
     if (LH_LIKELY(c != NULL)) {
         if (count_alloc_own(t, c, header_usable(block))) gate_passed(t, hook, block);
     } else {
@@ -485,7 +498,7 @@ static LH_NOINLINE void count_free_slow(lh_tls *t, size_t n) {
 }
 
 static inline void count_free(lh_tls *t, size_t n) {
-    lh_alloc_counts *c = at.fast;
+    lh_alloc_counts *c = t->alloc_fast;
     if (LH_LIKELY(c != NULL)) {
         lh_owner_add(&c->frees, 1);
         lh_owner_add(&c->freed_bytes, n);
@@ -503,46 +516,40 @@ static inline int counting(const lh_tls *t) {
 }
 
 /* The fast path applies: counters of our own with trusted header sizes, and not our own work.
- * (at.fast is only ever set after the release in started() was seen by this thread.) */
+ * (alloc_fast is only ever set after the release in started() was seen by this thread.) */
 static inline lh_alloc_counts *fast_counts(const lh_tls *t) {
-    lh_alloc_counts *c = at.fast;
+    lh_alloc_counts *c = t->alloc_fast;
     return LH_LIKELY(t->guard == 0) ? c : NULL;
 }
 
 /* ---- the wrappers (rows LH_ALLOC_HOOK of lh_hooks.def) ------------------------------------------ */
 
-/* The fast path of each wrapper: the forward, a read of the block's size word, two counter adds,
- * one owner test and one gate comparison. Everything else (LoopHunter not ready, the family off,
- * our own work, the first counted call of a thread, sizes still being checked) is a tail call to
- * the slow path, which forwards without counting when it should not count. */
+/* The fast path of each wrapper: the forward, then the thread's fast-path test, a read
+ * of the block's size word, two counter adds, one owner test and one gate comparison. Everything
+ * else (LoopHunter not ready, the family off, our own work, the first counted call of a thread,
+ * sizes still being checked, a NULL result) goes on to counted_other(), which counts only when it
+ * should. Deciding after the forward costs nothing: nothing the test reads changes meanwhile
+ * (the allocator calls no hook), and the wrappers then keep no register across the forward. */
 
-/* Counts a block glibc returned on the fast path, and returns it. A function of its own, tail-called
- * by the wrappers after the forward: they then need no stack frame and keep no register across
- * the forward (the thread's counters are read again; nothing changes them meanwhile: glibc's
- * malloc calls no hook). */
-static LH_NOINLINE void *counted(void *block, unsigned hook) {
-    if (LH_UNLIKELY(block == NULL)) return NULL;
-    lh_tls *t = &lh_tls_data;
-    if (count_alloc_own(t, at.fast, header_usable(block))) return gate_passed(t, hook, block);
+static LH_NOINLINE void *counted_other(lh_tls *t, void *block, unsigned hook) {
+    int on = counting(t);
+    if (block != NULL && on != LH_ALLOC_OFF) count_alloc(t, on, hook, block);
     return block;
 }
 
-/* The same off the fast path (the wrapper has decided to count). */
-static LH_NOINLINE void *counted_slow(void *block, unsigned hook) {
+/* Counts a block the allocator returned, and returns it (inlined into each wrapper, after its call). */
+static inline __attribute__((always_inline)) void *counted(void *block, unsigned hook) {
     lh_tls *t = &lh_tls_data;
-    if (block != NULL) count_alloc(t, counting(t), hook, block);
+    lh_alloc_counts *c = fast_counts(t);
+    if (LH_UNLIKELY(c == NULL || block == NULL)) return counted_other(t, block, hook);
+    size_t word = header_word(block);
+    if (LH_UNLIKELY(word_mapped(word))) return counted_other(t, block, hook);
+    if (count_alloc_own(t, c, word_usable(word))) return gate_passed(t, hook, block);
     return block;
 }
 
-/* The body of malloc, calloc, memalign, valloc, pvalloc and aligned_alloc: the fast path; else
- * the forward alone when not counting (a tail call); else the forward and the slow count. */
-#define LH_FORWARD_AND_COUNT(hook, call)                                                            \
-    do {                                                                                            \
-        lh_tls *t_ = &lh_tls_data;                                                                  \
-        if (LH_LIKELY(fast_counts(t_) != NULL)) return counted(call, hook);                         \
-        if (counting(t_) == LH_ALLOC_OFF) return call;                                              \
-        return counted_slow(call, hook);                                                            \
-    } while (0)
+/* The body of malloc, calloc, memalign, valloc, pvalloc and aligned_alloc. */
+#define LH_FORWARD_AND_COUNT(hook, call) return counted(call, hook)
 
 /* The next allocator's function `name` (NULL until the set is resolved). relaxed: the pointer's
  * value is all a wrapper needs; what counting depends on is published through lh_alloc_on. */
@@ -567,15 +574,16 @@ static LH_NOINLINE void free_slow(void *block) {
     NEXT(free)(block);
 }
 
-/* free() proper: counted, then the allocator's. */
+/* free() of a block (not NULL) proper: counted, then the allocator's. */
 static inline __attribute__((always_inline)) void free_body(void (*real)(void *), void *block) {
     lh_tls *t = &lh_tls_data;
     lh_alloc_counts *c = fast_counts(t);
-    if (LH_LIKELY(c != NULL && block != NULL)) {
+    size_t word;
+    if (LH_LIKELY(c != NULL) && LH_LIKELY(!word_mapped(word = header_word(block)))) {
         lh_owner_add(&c->frees, 1);
-        lh_owner_add(&c->freed_bytes, header_usable(block));
+        lh_owner_add(&c->freed_bytes, word_usable(word));
         real(block);
-    } else if (block == NULL || counting(t) == LH_ALLOC_OFF) {
+    } else if (counting(t) == LH_ALLOC_OFF) {
         real(block);
     } else {
         free_slow(block);
@@ -585,21 +593,28 @@ static inline __attribute__((always_inline)) void free_body(void (*real)(void *)
 #ifndef LH_BENCH_NO_FREE_WATCH /* scripts/bench/health.sh measures the preload without it */
 /* A detector may watch this block (the timer detector: a live timer's data): tell them. */
 static LH_NOINLINE void free_watched(void (*real)(void *), void *block) {
-    if (block != NULL) LH_EACH_DETECTOR(block_freed, block);
+    LH_EACH_DETECTOR(block_freed, block);
     free_body(real, block);
 }
 #endif
 
 static LH_NOINLINE __attribute__((cold)) void free_early(void *block) {
-    if (block == NULL || from_pool(block)) return; /* pool blocks are never reused */
+    if (from_pool(block)) return; /* pool blocks are never reused */
     lh_alloc_resolve();
     free(block);
 }
 
 LH_EXPORT void free(void *block) {
     void (*real)(void *) = NEXT(free);
-    /* A pool block (one unsigned comparison), or the set not resolved yet (a NULL pointer). */
-    if (LH_UNLIKELY(from_pool(block) || real == NULL)) {
+    /* free(NULL), about a third of a GTK program's frees: the allocator's (nothing before the set
+     * is resolved), and nothing to count or watch. */
+    if (block == NULL) {
+        if (LH_LIKELY(real != NULL)) real(NULL);
+        return;
+    }
+    /* A pool block (one load while the pool is unused), or the set not resolved yet (a NULL
+     * pointer). */
+    if (LH_UNLIKELY(maybe_from_pool(block) || real == NULL)) {
         free_early(block);
         return;
     }
@@ -660,12 +675,33 @@ static LH_NOINLINE __attribute__((cold)) void *realloc_early(void *block, size_t
     return moved;
 }
 
-LH_EXPORT void *realloc(void *block, size_t size) {
-    if (LH_UNLIKELY(from_pool(block) || NEXT(realloc) == NULL)) return realloc_early(block, size);
+/* The same on the fast path (counters of our own, sizes from glibc's header). */
+static LH_NOINLINE void *realloc_fast(void *(*real)(void *, size_t), void *block, size_t size) {
+    if (block == NULL) return counted(real(NULL, size), LH_HOOK_realloc); /* as malloc(size) */
+    size_t old = header_usable(block);
+    void *moved = real(block, size);
+    if (LH_LIKELY(moved != NULL) || size == 0) { /* glibc: realloc(p, 0) frees p and returns NULL */
+        lh_alloc_counts *c = lh_tls_data.alloc_fast; /* as before the call: nothing changes it */
+        lh_owner_add(&c->frees, 1);
+        lh_owner_add(&c->freed_bytes, old);
+    }
+    return counted(moved, LH_HOOK_realloc);
+}
+
+/* Off the fast path: counted when counting (realloc_counted), else the forward alone. */
+static LH_NOINLINE void *realloc_other(void *(*real)(void *, size_t), void *block, size_t size) {
     lh_tls *t = &lh_tls_data;
     int on = counting(t);
-    if (on == LH_ALLOC_OFF) return NEXT(realloc)(block, size);
+    if (on == LH_ALLOC_OFF) return real(block, size);
     return realloc_counted(t, on, LH_HOOK_realloc, block, size);
+}
+
+/* The pool and resolving aside, a tail call: the wrapper keeps no register and needs no frame. */
+LH_EXPORT void *realloc(void *block, size_t size) {
+    void *(*real)(void *, size_t) = NEXT(realloc);
+    if (LH_UNLIKELY(from_pool(block) || real == NULL)) return realloc_early(block, size);
+    if (LH_LIKELY(fast_counts(&lh_tls_data) != NULL)) return realloc_fast(real, block, size);
+    return realloc_other(real, block, size);
 }
 
 /* As glibc's own reallocarray: the overflow check, then realloc through the process's realloc

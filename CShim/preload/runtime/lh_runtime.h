@@ -101,6 +101,11 @@ struct lh_tls {
     uint32_t loop_runs;           /* GLib loop entry calls in progress on this thread (lh_loop_run_begins) */
     lh_slot *layout_owner;        /* the innermost object whose layout is running (allocations are charged to it) */
     lh_thread_rec *rec;
+    /* The allocation detector's hot path (lh_alloc.c; owner-only), kept here so that a malloc reads
+     * one thread block: its counters while the fast path applies (NULL: the slow path), and the
+     * byte count at which its storm limits are looked at (UINT64_MAX: not armed). */
+    struct lh_alloc_counts *alloc_fast;
+    uint64_t alloc_gate;
 };
 
 extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
