@@ -275,8 +275,8 @@ if want 5 && [ -x "$gtk/gtk4-frame-loop" ] && command -v xvfb-run >/dev/null 2>&
     echo "the share executed in LoopHunter itself (libloophunter.so and libunwind). One run each; GUI timing"
     echo "still varies the work slightly (events, repaints) between runs. The time limits of the stall and"
     echo "slow-window detectors are scaled by valgrind's slowdown (\`$cg_time_limits\`), so that"
-    echo "LoopHunter judges the same work as natively, where these programs make no report: the reports"
-    echo "column counts what it wrote (0 is the same work)."
+    echo "LoopHunter judges the same work as natively: the reports column counts what it wrote (natively"
+    echo "the layout-heavy programs write none; each frame loop reports its loop)."
     echo
     echo "| program | frames | plain instructions | LoopHunter instructions | overhead | in LoopHunter itself | reports |"
     echo "|---|---|---|---|---|---|---|"

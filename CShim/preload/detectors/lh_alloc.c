@@ -541,7 +541,10 @@ static LH_NOINLINE void *counted_other(lh_tls *t, void *block, unsigned hook) {
 static inline __attribute__((always_inline)) void *counted(void *block, unsigned hook) {
     lh_tls *t = &lh_tls_data;
     lh_alloc_counts *c = fast_counts(t);
-    if (LH_UNLIKELY(c == NULL || block == NULL)) return counted_other(t, block, hook);
+    if (LH_UNLIKELY(c == NULL || block == NULL)) {
+        if (counting(t) == LH_ALLOC_OFF) return block; /* not counting: no call */
+        return counted_other(t, block, hook);
+    }
     size_t word = header_word(block);
     if (LH_UNLIKELY(word_mapped(word))) return counted_other(t, block, hook);
     if (count_alloc_own(t, c, word_usable(word))) return gate_passed(t, hook, block);
