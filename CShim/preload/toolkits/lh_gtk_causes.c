@@ -12,8 +12,8 @@
  * read when GTK is found, however late it is loaded), that call is a request on the instance it
  * checked. The common call costs one subtraction and one comparison against the smallest range
  * holding every entry point (empty until GTK is found: a plain forward); a return address inside
- * that range but outside every entry point costs a few comparisons more. Checked against gdb breakpoints on the entry
- * points: docs/causes.md.
+ * that range but outside every entry point costs a few comparisons more. Checked against gdb
+ * breakpoints on the entry points: docs/causes.md.
  *
  * Causes. The application's tick callbacks (gtk_widget_add_tick_callback, called through the PLT)
  * run through a trampoline as dispatches with their cause record (born when added in layout or by a
