@@ -526,10 +526,11 @@ static inline lh_alloc_counts *fast_counts(const lh_tls *t) {
 
 /* The fast path of each wrapper: the forward, then the thread's fast-path test, a read
  * of the block's size word, two counter adds, one owner test and one gate comparison. Everything
- * else (LoopHunter not ready, the family off, our own work, the first counted call of a thread,
- * sizes still being checked, a NULL result) goes on to counted_other(), which counts only when it
- * should. Deciding after the forward costs nothing: nothing the test reads changes meanwhile
- * (the allocator calls no hook), and the wrappers then keep no register across the forward. */
+ * else returns uncounted after one more test when not counting (LoopHunter not ready, the family
+ * off, our own work), or goes on to counted_other(), which counts (the first counted call of a
+ * thread, sizes still being checked, an mmapped chunk, a NULL result). Deciding after the forward
+ * costs nothing: nothing the test reads changes meanwhile (the allocator calls no hook), and the
+ * wrappers then keep no register across the forward. */
 
 static LH_NOINLINE void *counted_other(lh_tls *t, void *block, unsigned hook) {
     int on = counting(t);
@@ -680,10 +681,10 @@ static LH_NOINLINE __attribute__((cold)) void *realloc_early(void *block, size_t
 
 /* The same on the fast path (counters of our own, sizes from glibc's header). */
 static LH_NOINLINE void *realloc_fast(void *(*real)(void *, size_t), void *block, size_t size) {
-    if (block == NULL) return counted(real(NULL, size), LH_HOOK_realloc); /* as malloc(size) */
-    size_t old = header_usable(block);
+    size_t old = block != NULL ? header_usable(block) : 0; /* realloc(NULL, size): malloc(size) */
     void *moved = real(block, size);
-    if (LH_LIKELY(moved != NULL) || size == 0) { /* glibc: realloc(p, 0) frees p and returns NULL */
+    /* glibc: realloc(p, 0) frees p and returns NULL */
+    if (block != NULL && (LH_LIKELY(moved != NULL) || size == 0)) {
         lh_alloc_counts *c = lh_tls_data.alloc_fast; /* as before the call: nothing changes it */
         lh_owner_add(&c->frees, 1);
         lh_owner_add(&c->freed_bytes, old);
