@@ -1,4 +1,5 @@
 import ArgumentParser
+import LoopHunterCLISupport
 
 /// `loophunter`: runs programs under the LoopHunter preload and shows what it found.
 @main
@@ -31,4 +32,14 @@ struct LoopHunterCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [RunCommand.self, ReportCommand.self, WatchCommand.self, ShipCommand.self, DoctorCommand.self]
     )
+
+    /// `run` takes over the relayed signals before it parses anything: a CI timeout or supervisor
+    /// that signals it while it is still starting (a loaded machine can take seconds to get here)
+    /// must reach the program as it would once it runs, not kill `run` silently with the program
+    /// never started. Signals that arrive before the program exists are sent on to it as soon as it
+    /// is spawned; `run` then says how it ended, as for any other signal.
+    static func main() async {
+        if CommandLine.arguments.dropFirst().first == "run" { lh_relay_install() }
+        await main(nil)
+    }
 }
