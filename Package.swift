@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        // OTLP/HTTP protobuf bodies: the runtime of the code generated once from the official .proto
+        // files (Sources/LoopHunterShip/Encoding/OTLP/Generated, scripts/regenerate-otlp-proto.sh).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // Table, configuration, JSON writer, report composer, module resolution: the C parts
@@ -35,18 +38,20 @@ let package = Package(
             dependencies: ["LoopHunterCore"],
             path: "Sources/LoopHunterReport"
         ),
-        // Shipping reports to a collector: the spool, OTLP/JSON encoding, HTTP transport, retries.
+        // Shipping reports to a collector: the spool, OTLP encodings (protobuf, JSON), HTTP transport, retries.
         .target(
             name: "LoopHunterShip",
             dependencies: [
                 "LoopHunterReport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
-            path: "Sources/LoopHunterShip"
+            path: "Sources/LoopHunterShip",
+            exclude: ["Encoding/OTLP/Generated/README.md"]
         ),
         // The `loophunter` command: run, report, watch, doctor, ship.
         .executableTarget(
@@ -87,7 +92,8 @@ let package = Package(
         // `loophunter ship` and the shipping library against real collectors (Tests/Receivers).
         .testTarget(
             name: "LoopHunterShipTests",
-            dependencies: ["LoopHunterTestSupport", "LoopHunterReport", "LoopHunterShip", "loophunter"],
+            dependencies: ["LoopHunterTestSupport", "LoopHunterReport", "LoopHunterShip", "loophunter",
+                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Tests/LoopHunterShipTests"
         ),
         // Real programs (toykit, GTK 3/4, the reliability programs) under the preload and the CLI.
