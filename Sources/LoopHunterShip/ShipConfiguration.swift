@@ -2,6 +2,8 @@
 public struct ShipConfiguration: Sendable {
     public var endpoint: CollectorEndpoint
     public var format: PayloadFormat
+    /// How OTLP bodies are encoded (protobuf, OTLP/HTTP's default, or JSON).
+    public var otlpEncoding: OTLPEncoding = .protobuf
     public var token: CollectorToken?
     /// The header that carries the token (`Authorization: Bearer TOKEN` by default).
     public var tokenHeader: String = "Authorization"

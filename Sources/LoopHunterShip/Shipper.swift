@@ -30,6 +30,9 @@ public actor Shipper {
     private var interrupted = false
     private var finalIntakeDone = false
     private var noticed: Set<String> = []
+    /// Pending reports listed oldest first, claimed from `nextCandidate` on.
+    private var candidates: [SpoolEntry] = []
+    private var nextCandidate = 0
 
     /// `onEvent` is called on the actor for every event, with the totals so far; keep it short.
     public init(configuration: ShipConfiguration, spool: Spool,
@@ -41,7 +44,7 @@ public actor Shipper {
                                        tokenHeader: configuration.tokenHeader, tls: configuration.tls,
                                        timeoutSeconds: configuration.requestTimeout,
                                        userAgent: "loophunter/\(configuration.version)")
-        self.builder = RequestBuilder(format: configuration.format,
+        self.builder = RequestBuilder(format: configuration.format, encoding: configuration.otlpEncoding,
                                       mapper: OTLPLogMapper(hostName: configuration.hostName),
                                       scope: OTLPScope(name: "loophunter", version: configuration.version),
                                       maxRecords: configuration.format == .otlp ? configuration.batchSize : 1,
@@ -109,7 +112,8 @@ public actor Shipper {
     private func next(live: Bool) async -> ShipRequest? {
         while !stopped {
             if !queue.isEmpty { return queue.removeFirst() }
-            if claimBatch() { continue }
+            if await claimBatch() { continue }
+            if !queue.isEmpty { continue }
             if !live { return nil }
             if finishing {
                 // One last look after the program ended, for what it wrote as it exited.
@@ -126,27 +130,62 @@ public actor Shipper {
         return nil
     }
 
-    /// Claims, reads and encodes one batch into `queue`. False when nothing is pending.
-    private func claimBatch() -> Bool {
+    /// Claims one batch, then reads and encodes it off the actor (so that the workers encode
+    /// their batches in parallel, and deliveries go on meanwhile) into `queue`. False when
+    /// nothing is pending.
+    private func claimBatch() async -> Bool {
         let limit = configuration.format == .otlp ? configuration.batchSize : max(64, configuration.concurrency * 8)
-        let entries = spool.claim(limit: limit)
+        let entries = claimEntries(limit: limit)
         guard !entries.isEmpty else { return false }
-        var loaded: [LoadedReport] = []
-        for entry in entries {
-            let shownAs = spool.reportDirectory + "/" + entry.name
-            do {
-                loaded.append(try ReportLoader.load(entry, shownAs: shownAs))
-            } catch {
-                setAside(entry, reason: error.description)
-            }
-        }
-        let built = builder.build(loaded)
-        for report in built.oversized {
+        let prepared = await Self.prepare(entries, reportDirectory: spool.reportDirectory, builder: builder)
+        for (entry, reason) in prepared.unusable { setAside(entry, reason: reason) }
+        for report in prepared.oversized {
             setAside(report.entry, reason: "\(spool.reportDirectory)/\(report.entry.name): larger than the request size cap "
                      + "(\(configuration.maxRequestBytes) bytes) once encoded; raise --max-request-bytes and move it back to pending/")
         }
-        queue.append(contentsOf: built.requests)
+        queue.append(contentsOf: prepared.requests)
         return true
+    }
+
+    /// Up to `limit` reports claimed from pending, oldest first. The pending directory is listed
+    /// once for many batches (not once a batch: listing and dating every pending report is what
+    /// a large backlog would otherwise cost per batch); it is listed again when that list is used
+    /// up, which also brings in what intake added since.
+    private func claimEntries(limit: Int) -> [SpoolEntry] {
+        var claimed: [SpoolEntry] = []
+        var listed = false
+        while claimed.count < limit {
+            if nextCandidate >= candidates.count {
+                if listed { break }
+                candidates = spool.pendingOldestFirst()
+                nextCandidate = 0
+                listed = true
+                if candidates.isEmpty { break }
+            }
+            let end = min(candidates.count, nextCandidate + limit - claimed.count)
+            claimed += spool.claim(candidates[nextCandidate..<end])
+            nextCandidate = end
+        }
+        return claimed
+    }
+
+    /// Reads and checks claimed reports and builds their requests. Runs on the global executor,
+    /// not on the actor: it touches only the files this shipper claimed.
+    @concurrent
+    private nonisolated static func prepare(_ entries: [SpoolEntry], reportDirectory: String, builder: RequestBuilder) async
+        -> (requests: [ShipRequest], oversized: [LoadedReport], unusable: [(SpoolEntry, String)]) {
+        var loaded: [LoadedReport] = []
+        var unusable: [(SpoolEntry, String)] = []
+        loaded.reserveCapacity(entries.count)
+        for entry in entries {
+            do {
+                loaded.append(try ReportLoader.load(entry, shownAs: reportDirectory + "/" + entry.name))
+            } catch {
+                unusable.append((entry, error.description))
+            }
+        }
+        let built = builder.build(loaded)
+        return (built.requests, built.oversized, unusable)
     }
 
     private func setAside(_ entry: SpoolEntry, reason: String) {
@@ -164,10 +203,11 @@ public actor Shipper {
                 return
             }
             let compressed = gzip
-            let outcome = await transport.post(request.body, headers: request.headers, gzip: compressed)
+            let outcome = await transport.post(request.body, contentType: request.contentType, headers: request.headers, gzip: compressed)
             summary.requests += 1
             adjustCompression(after: outcome)
-            switch configuration.retry.verdict(for: outcome, gzipped: compressed, format: configuration.format) {
+            switch configuration.retry.verdict(for: outcome, gzipped: compressed, format: configuration.format,
+                                               encoding: configuration.otlpEncoding) {
             case .delivered(let dropped, let message):
                 for entry in request.entries { spool.markSent(entry) }
                 summary.sent += request.reports.count
@@ -245,9 +285,9 @@ public actor Shipper {
 
     private func rejectionText(reason: String, outcome: TransportOutcome) -> String {
         var text = "rejected by the collector at \(configuration.endpoint.url): \(reason)\n"
-        if case .response(let status, _, let body) = outcome {
+        if case .response(let status, let headers, let body) = outcome {
             text += "status: \(status)\nbody:\n"
-            text += String(decoding: body, as: UTF8.self)
+            text += String(decoding: RetryPolicy.readableBody(body, headers: headers), as: UTF8.self)
             if !text.hasSuffix("\n") { text += "\n" }
         }
         return text

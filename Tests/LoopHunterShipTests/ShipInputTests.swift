@@ -40,6 +40,22 @@ struct ShipInputTests {
         #expect(reports.names(in: "sent").isEmpty)
     }
 
+    @Test("--otlp-encoding: a value other than protobuf or json, or with the json format, is refused before anything is sent (64)")
+    func badEncoding() throws {
+        var reports = try ShipReports("encoding")
+        defer { reports.remove() }
+        try reports.add(1)
+        let unknown = HostRun.ship([reports.path, "--to", "http://127.0.0.1:4318", "--otlp-encoding", "xml"])
+        #expect(unknown.status == 64, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("xml") && unknown.stderr.contains("'protobuf'") && unknown.stderr.contains("'json'"), "\(unknown.stderr)")
+        let mixed = HostRun.ship([reports.path, "--to", "http://127.0.0.1:4318", "--format", "json", "--otlp-encoding", "protobuf"])
+        #expect(mixed.status == 64, "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("--otlp-encoding protobuf applies to the OTLP format"), "\(mixed.stderr)")
+        let run = HostRun.run([Native.cli, "run", "--otlp-encoding", "json", "--", "/bin/true"])
+        #expect(run.status == 64 && run.stderr.contains("--otlp-encoding go with --ship URL"), "\(run.stderr)")
+        #expect(reports.names(in: "sent").isEmpty)
+    }
+
     @Test("a missing token file, an unset token variable: named, with how to fix it (64)")
     func badTokens() throws {
         var reports = try ShipReports("tokens")

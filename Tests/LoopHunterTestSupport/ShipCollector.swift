@@ -92,6 +92,31 @@ package final class ShipCollector {
         return counts
     }
 
+    /// Every record the decoder took (the collector started with `--keep-records`), by its
+    /// `log.record.uid`, each as canonical JSON (sorted keys) of what opentelemetry-proto decoded:
+    /// the record without `observedTimeUnixNano` (the time the shipper read it), its resource and
+    /// its scope. A uid accepted twice is listed twice.
+    package func decodedRecords() -> [(uid: String, record: String)] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        var records: [(uid: String, record: String)] = []
+        for line in text.split(separator: "\n") {
+            guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let status = entry["status"] as? Int, (200..<300).contains(status),
+                  let kept = entry["records"] as? [[String: Any]] else { continue }
+            for var item in kept {
+                guard var record = item["record"] as? [String: Any],
+                      let attributes = record["attributes"] as? [[String: Any]],
+                      let uid = attributes.first(where: { $0["key"] as? String == "log.record.uid" })
+                        .flatMap({ ($0["value"] as? [String: Any])?["stringValue"] as? String }) else { continue }
+                record["observedTimeUnixNano"] = nil
+                item["record"] = record
+                guard let data = try? JSONSerialization.data(withJSONObject: item, options: [.sortedKeys]) else { continue }
+                records.append((uid, String(decoding: data, as: UTF8.self)))
+            }
+        }
+        return records
+    }
+
     /// Requests the decoder refused as malformed (must stay empty).
     package func malformed() -> [String] {
         entries().compactMap(\.error)

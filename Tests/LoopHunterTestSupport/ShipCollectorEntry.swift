@@ -15,9 +15,11 @@ package struct ShipCollectorEntry: Decodable {
     package let stalled: Bool?
     package let canaryInBody: Bool?
     package let bytes: Int
+    /// OTLP: the body's encoding as its Content-Type named it (`protobuf`, `json`).
+    package let encoding: String?
 
     enum CodingKeys: String, CodingKey {
-        case n, status, ids, gzip, error, auth, step, stalled, bytes
+        case n, status, ids, gzip, error, auth, step, stalled, bytes, encoding
         case canaryInBody = "canary_in_body"
     }
 
@@ -33,6 +35,7 @@ package struct ShipCollectorEntry: Decodable {
         stalled = try container.decodeIfPresent(Bool.self, forKey: .stalled)
         canaryInBody = try container.decodeIfPresent(Bool.self, forKey: .canaryInBody)
         bytes = try container.decode(Int.self, forKey: .bytes)
+        encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
     }
 
     /// The collector took the ids (a stalled answer commits first, then answers too late).

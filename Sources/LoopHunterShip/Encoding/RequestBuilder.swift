@@ -3,19 +3,24 @@ import LoopHunterReport
 
 /// Turns claimed reports into requests of the chosen format under the size caps.
 ///
-/// OTLP: each LogRecord is encoded once, measured, and joined with the others of its process
-/// under one Resource, until `maxRecords` or `maxBytes` (of the uncompressed body) would be
-/// passed. JSON: one request per report, its file's bytes unchanged. A report that alone passes
-/// `maxBytes` is returned in `oversized`: it can never be sent, so it is set aside.
+/// OTLP: each report is mapped (``OTLPLogMapper``), turned into the generated messages
+/// (``OTLPMessages``) and its LogRecord encoded once, in protobuf or JSON (``OTLPBodyEncoder``),
+/// measured, and joined with the others of its process under one Resource, until `maxRecords` or
+/// `maxBytes` (of the uncompressed body) would be passed. JSON: one request per report, its
+/// file's bytes unchanged. A report that alone passes `maxBytes` is returned in `oversized`: it
+/// can never be sent, so it is set aside.
 public struct RequestBuilder: Sendable {
     public let format: PayloadFormat
+    public let encoding: OTLPEncoding
     public let mapper: OTLPLogMapper
     public let scope: OTLPScope
     public let maxRecords: Int
     public let maxBytes: Int
 
-    public init(format: PayloadFormat, mapper: OTLPLogMapper, scope: OTLPScope, maxRecords: Int, maxBytes: Int) {
+    public init(format: PayloadFormat, encoding: OTLPEncoding = .protobuf, mapper: OTLPLogMapper, scope: OTLPScope,
+                maxRecords: Int, maxBytes: Int) {
         self.format = format
+        self.encoding = encoding
         self.mapper = mapper
         self.scope = scope
         self.maxRecords = maxRecords
@@ -25,6 +30,11 @@ public struct RequestBuilder: Sendable {
     /// The idempotency key header of the JSON format.
     public static let idempotencyHeader = "Idempotency-Key"
 
+    /// The `Content-Type` of this builder's requests.
+    public var contentType: String {
+        format == .otlp ? encoding.contentType : "application/json"
+    }
+
     public func build(_ reports: [LoadedReport], observedAt: UInt64 = Self.nowNanoseconds())
         -> (requests: [ShipRequest], oversized: [LoadedReport]) {
         switch format {
@@ -33,7 +43,7 @@ public struct RequestBuilder: Sendable {
             var oversized: [LoadedReport] = []
             for report in reports {
                 if report.data.count > maxBytes { oversized.append(report); continue }
-                requests.append(ShipRequest(reports: [report], body: report.data,
+                requests.append(ShipRequest(reports: [report], body: report.data, contentType: contentType,
                                             headers: [(Self.idempotencyHeader, report.report.id)]))
             }
             return (requests, oversized)
@@ -43,9 +53,8 @@ public struct RequestBuilder: Sendable {
     }
 
     private func buildOTLP(_ reports: [LoadedReport], observedAt: UInt64) -> (requests: [ShipRequest], oversized: [LoadedReport]) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let scopeJSON = (try? encoder.encode(scope)) ?? Data("{}".utf8)
+        let encoder = OTLPBodyEncoder(encoding)
+        let scopeBytes = (try? encoder.encode(OTLPMessages.scope(scope))) ?? Data()
         var resources: [String: Data] = [:]
         var requests: [ShipRequest] = []
         var oversized: [LoadedReport] = []
@@ -54,66 +63,44 @@ public struct RequestBuilder: Sendable {
         var order: [String] = []
         var groups: [String: [Data]] = [:]
         var members: [LoadedReport] = []
-        var size = Self.envelopeBytes
+        var size = encoder.envelopeBytes
 
         func flush() {
             guard !members.isEmpty else { return }
-            requests.append(ShipRequest(reports: members, body: assemble(order: order, groups: groups, resources: resources, scope: scopeJSON),
-                                        headers: []))
+            let body = encoder.assemble(order.map { (resources[$0]!, groups[$0]!) }, scope: scopeBytes)
+            requests.append(ShipRequest(reports: members, body: body, contentType: contentType, headers: []))
             order = []
             groups = [:]
             members = []
-            size = Self.envelopeBytes
+            size = encoder.envelopeBytes
         }
 
         for loaded in reports {
             let key = OTLPLogMapper.resourceKey(loaded.report)
             if resources[key] == nil {
-                resources[key] = (try? encoder.encode(mapper.resource(for: loaded.report))) ?? Data("{}".utf8)
+                resources[key] = (try? encoder.encode(OTLPMessages.resource(mapper.resource(for: loaded.report)))) ?? Data()
             }
-            guard let record = try? encoder.encode(mapper.record(for: loaded.report, observedAt: observedAt)) else {
+            guard let record = try? encoder.record(mapper.record(for: loaded.report, observedAt: observedAt)) else {
                 oversized.append(loaded)
                 continue
             }
-            let groupCost = groups[key] == nil ? resources[key]!.count + scopeJSON.count + Self.groupBytes : 0
-            let cost = record.count + 1 + groupCost
-            if Self.envelopeBytes + cost > maxBytes {
+            let groupCost = encoder.groupCost(resource: resources[key]!.count, scope: scopeBytes.count)
+            if encoder.envelopeBytes + groupCost + encoder.recordCost(record.count) > maxBytes {
                 oversized.append(loaded)
                 continue
             }
-            if !members.isEmpty && (members.count >= maxRecords || size + cost > maxBytes) { flush() }
-            let newGroupCost = groups[key] == nil ? resources[key]!.count + scopeJSON.count + Self.groupBytes : 0
+            var cost = encoder.recordCost(record.count) + (groups[key] == nil ? groupCost : 0)
+            if !members.isEmpty && (members.count >= maxRecords || size + cost > maxBytes) {
+                flush()
+                cost = encoder.recordCost(record.count) + groupCost
+            }
             if groups[key] == nil { order.append(key); groups[key] = [] }
             groups[key]!.append(record)
             members.append(loaded)
-            size += record.count + 1 + newGroupCost
+            size += cost
         }
         flush()
         return (requests, oversized)
-    }
-
-    /// `{"resourceLogs":[` ... `]}`.
-    private static let envelopeBytes = 20
-    /// `{"resource":` `,"scopeLogs":[{"scope":` `,"logRecords":[` `]}]},`.
-    private static let groupBytes = 60
-
-    private func assemble(order: [String], groups: [String: [Data]], resources: [String: Data], scope: Data) -> Data {
-        var body = Data("{\"resourceLogs\":[".utf8)
-        for (i, key) in order.enumerated() {
-            if i > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: "{\"resource\":".utf8)
-            body.append(resources[key]!)
-            body.append(contentsOf: ",\"scopeLogs\":[{\"scope\":".utf8)
-            body.append(scope)
-            body.append(contentsOf: ",\"logRecords\":[".utf8)
-            for (j, record) in groups[key]!.enumerated() {
-                if j > 0 { body.append(UInt8(ascii: ",")) }
-                body.append(record)
-            }
-            body.append(contentsOf: "]}]}".utf8)
-        }
-        body.append(contentsOf: "]}".utf8)
-        return body
     }
 
     public static func nowNanoseconds() -> UInt64 {

@@ -6,6 +6,8 @@ public struct ShipRequest: Sendable {
     public let reports: [LoadedReport]
     /// The uncompressed body.
     public let body: Data
+    /// Its `Content-Type` (OTLP protobuf: `application/x-protobuf`; else `application/json`).
+    public let contentType: String
     /// Headers of this request besides the common ones (the JSON format's `Idempotency-Key`).
     public let headers: [(name: String, value: String)]
 

@@ -41,8 +41,10 @@ public struct RetryPolicy: Sendable, Equatable {
         return backoff(attempt: attempt, using: &generator)
     }
 
-    /// The verdict on an outcome. `gzipped`: whether the body was compressed.
-    public func verdict(for outcome: TransportOutcome, gzipped: Bool, format: PayloadFormat, now: Date = Date()) -> DeliveryVerdict {
+    /// The verdict on an outcome. `gzipped`: whether the body was compressed; `encoding`: the
+    /// OTLP encoding of the body (for the OTLP format).
+    public func verdict(for outcome: TransportOutcome, gzipped: Bool, format: PayloadFormat, encoding: OTLPEncoding = .protobuf,
+                        now: Date = Date()) -> DeliveryVerdict {
         switch outcome {
         case .failed(.connection(let why)):
             return .retry(after: nil, reason: "cannot reach the collector (\(why)): is it running, and is the URL right?")
@@ -52,11 +54,12 @@ public struct RetryPolicy: Sendable, Equatable {
             return .collectorUnusable(reason: "the TLS handshake failed (\(why)): the collector's certificate is not trusted "
                                       + "or does not name the host; give its CA with --ca-file (or, knowingly, --insecure)")
         case .response(let status, let headers, let body):
-            let said = Self.statusText(status) + Self.excerpt(body)
+            let said = Self.statusText(status) + Self.excerpt(Self.readableBody(body, headers: headers))
             switch status {
             case 200..<300:
-                if format == .otlp, let partial = try? JSONDecoder().decode(OTLPExportLogsResponse.self, from: body).partialSuccess,
-                   partial.rejectedLogRecords > 0 || !(partial.errorMessage ?? "").isEmpty {
+                if format == .otlp,
+                   let partial = OTLPPartialSuccess.of(body, contentType: headers["content-type"], requestEncoding: encoding),
+                   partial.rejectedLogRecords > 0 || partial.errorMessage != nil {
                     return .delivered(partiallyRejected: partial.rejectedLogRecords, message: partial.errorMessage)
                 }
                 return .delivered(partiallyRejected: 0, message: nil)
@@ -77,7 +80,12 @@ public struct RetryPolicy: Sendable, Equatable {
                 return .collectorUnusable(reason: "the collector answered \(said): check the URL's path"
                                           + (format == .otlp ? " (OTLP/HTTP logs are posted to /v1/logs)" : ""))
             case 415:
-                return .collectorUnusable(reason: "the collector answered \(said): it does not take JSON bodies; check --format")
+                let advice = switch (format, encoding) {
+                case (.otlp, .protobuf): "it does not take OTLP protobuf bodies; try --otlp-encoding json"
+                case (.otlp, .json): "it does not take OTLP/JSON bodies; try --otlp-encoding protobuf (OTLP/HTTP's default), or check --format"
+                case (.json, _): "it does not take JSON bodies; check --format"
+                }
+                return .collectorUnusable(reason: "the collector answered \(said): \(advice)")
             case 400..<500:
                 return .collectorUnusable(reason: "the collector answered \(said)")
             default:
@@ -90,6 +98,13 @@ public struct RetryPolicy: Sendable, Equatable {
     public static func statusText(_ status: Int) -> String {
         let reason = HTTPStatusNames.reason(status)
         return reason.isEmpty ? "HTTP \(status)" : "\(status) \(reason)"
+    }
+
+    /// What a person can read of an answer's body: the message of a `google.rpc.Status` (how
+    /// OTLP/HTTP collectors answer a protobuf request's errors), else the body as it is.
+    public static func readableBody(_ body: Data, headers: [String: String]) -> Data {
+        guard headers["content-type"]?.lowercased().contains("protobuf") == true else { return body }
+        return RPCStatusMessage.message(in: body).map { Data($0.utf8) } ?? body
     }
 
     /// `: <first line of the body>`, made safe to print (no control characters), at most 200 characters.

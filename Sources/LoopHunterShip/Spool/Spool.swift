@@ -156,24 +156,34 @@ public struct Spool: Sendable {
 
     // MARK: - Delivering
 
-    /// Moves up to `limit` pending reports, oldest first, into this shipper's in-flight
-    /// directory. A report another shipper claimed first is skipped.
-    public func claim(limit: Int) -> [SpoolEntry] {
+    /// The pending reports, oldest first (by modification time, then name), with their sizes: the
+    /// order ``claim(_:)`` takes them in. One listing serves many claims: a report another shipper
+    /// claims in the meantime is skipped by the claim.
+    public func pendingOldestFirst() -> [SpoolEntry] {
         let pending = path(of: .pending)
-        let names = POSIXFiles.names(in: pending)
-        var dated: [(modified: Int, name: String)] = []
-        dated.reserveCapacity(names.count)
-        for name in names where !name.hasPrefix(".") {
-            guard let st = POSIXFiles.lstatus(pending + "/" + name) else { continue }
-            dated.append((st.st_mtim.tv_sec, name))
+        var dated: [(modified: timespec, entry: SpoolEntry)] = []
+        for name in POSIXFiles.names(in: pending) where !name.hasPrefix(".") {
+            let path = pending + "/" + name
+            guard let st = POSIXFiles.lstatus(path) else { continue }
+            dated.append((st.st_mtim, SpoolEntry(name: name, path: path, bytes: Int(st.st_size))))
         }
-        dated.sort { ($0.modified, $0.name) < ($1.modified, $1.name) }
+        dated.sort {
+            ($0.modified.tv_sec, $0.modified.tv_nsec, $0.entry.name) < ($1.modified.tv_sec, $1.modified.tv_nsec, $1.entry.name)
+        }
+        return dated.map(\.entry)
+    }
+
+    /// Moves pending reports (from ``pendingOldestFirst()``) into this shipper's in-flight
+    /// directory, in order. A report that is no longer pending (another shipper claimed it first)
+    /// is skipped. Returns the claimed reports at their new paths.
+    public func claim(_ candidates: some Sequence<SpoolEntry>) -> [SpoolEntry] {
+        let pending = path(of: .pending)
+        let owned = ownerDirectory
         var claimed: [SpoolEntry] = []
-        for (_, name) in dated where claimed.count < limit {
-            let target = ownerDirectory + "/" + name
-            guard rename(pending + "/" + name, target) == 0 else { continue }
-            let bytes = POSIXFiles.lstatus(target).map { Int($0.st_size) } ?? 0
-            claimed.append(SpoolEntry(name: name, path: target, bytes: bytes))
+        for candidate in candidates {
+            let target = owned + "/" + candidate.name
+            guard rename(pending + "/" + candidate.name, target) == 0 else { continue }
+            claimed.append(SpoolEntry(name: candidate.name, path: target, bytes: candidate.bytes))
         }
         return claimed
     }
@@ -241,7 +251,10 @@ public struct Spool: Sendable {
         for name in names where Self.isReportName(name) {
             guard let st = POSIXFiles.lstatus(directory + "/" + name) else { continue }
             var bytes = Int(st.st_size)
-            if let response = POSIXFiles.lstatus(directory + "/" + name + Self.responseSuffix) { bytes += Int(response.st_size) }
+            if nameSet.contains(name + Self.responseSuffix),
+               let response = POSIXFiles.lstatus(directory + "/" + name + Self.responseSuffix) {
+                bytes += Int(response.st_size)
+            }
             // The change time is set by the rename into this state: the age is the time here.
             kept.append((name, Double(st.st_ctim.tv_sec) + Double(st.st_ctim.tv_nsec) / 1e9, bytes))
         }

@@ -39,11 +39,12 @@ public final class HTTPTransport: Sendable {
         self.userAgent = userAgent
     }
 
-    /// Sends one body; never throws: every failure is a ``TransportOutcome/failed(_:)``.
-    public func post(_ body: Data, headers extra: [(name: String, value: String)], gzip: Bool) async -> TransportOutcome {
+    /// Sends one body of the given `Content-Type`; never throws: every failure is a
+    /// ``TransportOutcome/failed(_:)``.
+    public func post(_ body: Data, contentType: String, headers extra: [(name: String, value: String)], gzip: Bool) async -> TransportOutcome {
         var request = HTTPClientRequest(url: endpoint.url)
         request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Content-Type", value: contentType)
         request.headers.add(name: "User-Agent", value: userAgent)
         if let token { request.headers.add(name: tokenHeader, value: token.headerValue(for: tokenHeader)) }
         for header in extra { request.headers.add(name: header.name, value: header.value) }

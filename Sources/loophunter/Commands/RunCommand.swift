@@ -82,8 +82,9 @@ struct RunCommand: ParsableCommand {
         try PreloadSetting.windowMs.check(windowMs, "--window-ms", "milliseconds a window may take to its first frame")
         if let ship {
             try shipping.checkInputs(url: ship, option: "--ship", format: shipFormat)
-        } else if shipping.tokenFile != nil || shipping.tokenEnv != nil || shipping.caFile != nil || shipping.insecure {
-            throw ValidationError("--token-file, --token-env, --ca-file and --insecure go with --ship URL; add --ship or drop them")
+        } else if shipping.tokenFile != nil || shipping.tokenEnv != nil || shipping.caFile != nil || shipping.insecure
+                    || shipping.otlpEncoding != nil {
+            throw ValidationError("--token-file, --token-env, --ca-file, --insecure and --otlp-encoding go with --ship URL; add --ship or drop them")
         }
         if let hooks {
             let unknown = HookFamily.unknownNames(in: hooks)

@@ -10,8 +10,8 @@ struct ShipCommand: AsyncParsableCommand {
         commandName: "ship",
         abstract: "Send the reports of a directory to an OpenTelemetry collector or a JSON endpoint.",
         discussion: """
-            Delivers every report in DIR at least once: over OTLP/HTTP (JSON encoding, many reports per \
-            request, POST /v1/logs when the URL has no path) or as plain JSON (one report per request, \
+            Delivers every report in DIR at least once: over OTLP/HTTP (protobuf, or JSON with \
+            --otlp-encoding json; many reports per request, POST /v1/logs when the URL has no path) or as plain JSON (one report per request, \
             with an Idempotency-Key header). Each report carries its id as the idempotency key, so the \
             receiver can drop duplicates. Progress goes to stderr, the final line to stdout.
 
@@ -24,6 +24,7 @@ struct ShipCommand: AsyncParsableCommand {
 
             Examples:
               loophunter ship /var/lib/lh --to http://collector:4318 --format otlp
+              loophunter ship /var/lib/lh --to http://collector:4318 --otlp-encoding json
               loophunter ship /var/lib/lh --to https://triage.example/api/reports --format json --token-file ~/.lh-token
               LH_TOKEN=... loophunter ship /tmp/lh --to https://otlp.example --token-env LH_TOKEN --token-header x-api-key
 
@@ -39,7 +40,7 @@ struct ShipCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The collector's URL: http://HOST:4318 for OTLP, or the JSON endpoint's URL.", valueName: "url"))
     var to: String
 
-    @Option(help: "otlp (OTLP/HTTP logs, JSON encoding) or json (one report per request).")
+    @Option(help: "otlp (OTLP/HTTP logs, see --otlp-encoding) or json (one report per request).")
     var format: PayloadFormat = .otlp
 
     @OptionGroup var shipping: ShipOptions

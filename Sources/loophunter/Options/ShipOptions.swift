@@ -20,6 +20,9 @@ struct ShipOptions: ParsableArguments {
     @Flag(help: "Do not check the collector's TLS certificate (prints a warning; anyone on the path can then read the reports and the token).")
     var insecure = false
 
+    @Option(name: .customLong("otlp-encoding"), help: ArgumentHelp("OTLP bodies in protobuf (OTLP/HTTP's default, Content-Type application/x-protobuf) or json (OTLP/JSON, application/json); the same records either way. Default: protobuf.", valueName: "protobuf|json"))
+    var otlpEncoding: OTLPEncoding?
+
     @Option(help: "gzip request bodies: auto (when the collector takes it), gzip, none.")
     var compression: CompressionMode = .auto
 
@@ -62,6 +65,10 @@ struct ShipOptions: ParsableArguments {
     /// Checks the URL and the token without printing anything (for `validate()`, so that a bad
     /// input is reported with the command's usage).
     func checkInputs(url: String, option: String, format: PayloadFormat) throws {
+        if format == .json, let otlpEncoding {
+            throw ValidationError("--otlp-encoding \(otlpEncoding.rawValue) applies to the OTLP format; the json format sends each "
+                                  + "report file as it is: drop --otlp-encoding, or ship with the otlp format")
+        }
         do {
             _ = try CollectorEndpoint.parse(url, format: format, option: option)
             if let tokenFile { _ = try CollectorToken.fromFile(tokenFile) }
@@ -103,6 +110,7 @@ struct ShipOptions: ParsableArguments {
         }
         configuration.tokenHeader = tokenHeader
         configuration.tls = TLSOptions(verify: !insecure, caFile: caFile)
+        configuration.otlpEncoding = otlpEncoding ?? .protobuf
         configuration.compression = compression
         configuration.batchSize = batchSize
         configuration.maxRequestBytes = maxRequestBytes

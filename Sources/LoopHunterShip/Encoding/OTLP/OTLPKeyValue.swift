@@ -1,5 +1,5 @@
-/// An OTLP attribute: `{"key": ..., "value": AnyValue}`.
-public struct OTLPKeyValue: Encodable, Sendable, Equatable {
+/// An OTLP attribute: a key and its ``OTLPAnyValue``.
+public struct OTLPKeyValue: Sendable, Equatable {
     public let key: String
     public let value: OTLPAnyValue
 

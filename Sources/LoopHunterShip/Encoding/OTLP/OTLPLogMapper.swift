@@ -41,8 +41,8 @@ public struct OTLPLogMapper: Sendable {
     public func record(for report: Report, observedAt: UInt64) -> OTLPLogRecord {
         let severity = OTLPSeverity.of(report)
         return OTLPLogRecord(
-            timeUnixNano: String(report.timeNs),
-            observedTimeUnixNano: String(observedAt),
+            timeUnixNano: report.timeNs,
+            observedTimeUnixNano: observedAt,
             severityNumber: severity.number,
             severityText: severity.text,
             body: .string(Self.summaryLine(report)),

@@ -1,8 +1,9 @@
-/// An OTLP `LogRecord` in the OTLP/JSON encoding (lowerCamelCase names; nanosecond times as
-/// decimal strings; the severity as its enum number).
-public struct OTLPLogRecord: Encodable, Sendable, Equatable {
-    public let timeUnixNano: String
-    public let observedTimeUnixNano: String
+/// An OTLP `LogRecord` as the mapping builds it (nanosecond times since the epoch; the severity
+/// as its `SeverityNumber` value). The OTLP/JSON encoding writes the times as decimal strings and
+/// the severity as a number.
+public struct OTLPLogRecord: Sendable, Equatable {
+    public let timeUnixNano: UInt64
+    public let observedTimeUnixNano: UInt64
     public let severityNumber: Int
     public let severityText: String
     public let body: OTLPAnyValue

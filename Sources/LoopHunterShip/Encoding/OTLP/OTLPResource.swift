@@ -1,4 +1,4 @@
 /// An OTLP `Resource`: what produced the records (the process that wrote the reports).
-public struct OTLPResource: Encodable, Sendable, Equatable {
+public struct OTLPResource: Sendable, Equatable {
     public let attributes: [OTLPKeyValue]
 }

@@ -1,0 +1,4 @@
+import ArgumentParser
+import LoopHunterShip
+
+extension OTLPEncoding: ExpressibleByArgument {}
