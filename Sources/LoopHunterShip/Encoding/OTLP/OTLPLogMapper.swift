@@ -27,7 +27,7 @@ public struct OTLPLogMapper: Sendable {
 
     public func resource(for report: Report) -> OTLPResource {
         let executable = report.process.executable
-        let name = URL(fileURLWithPath: executable).lastPathComponent
+        let name = Self.fileName(executable)
         return OTLPResource(attributes: [
             OTLPKeyValue("service.name", .string(name.isEmpty ? "unknown_service" : name)),
             OTLPKeyValue("host.name", .string(hostName)),
@@ -50,11 +50,17 @@ public struct OTLPLogMapper: Sendable {
             eventName: "loophunter.\(report.kind.rawValue)")
     }
 
+    /// The last component of a path (`/usr/bin/gedit` → `gedit`), trailing slashes ignored. (Not
+    /// through Foundation's URL: this runs twice for every record shipped.)
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? ""
+    }
+
     /// The body: one line a person can read in a log view.
     /// `layout-storm: StatusLabel 'status' 101 layouts in one iteration (threshold 100) at
     /// TkWindow 'main' > Toolbar 'toolbar' > StatusLabel 'status' in toykit-demo[4101]`
     public static func summaryLine(_ report: Report) -> String {
-        let program = "\(URL(fileURLWithPath: report.process.executable).lastPathComponent)[\(report.process.pid)]"
+        let program = "\(fileName(report.process.executable))[\(report.process.pid)]"
         let line: String
         if let warning = report.warning {
             let domain = warning.domain.map { "\($0)-" } ?? ""
