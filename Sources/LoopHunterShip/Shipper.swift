@@ -113,7 +113,6 @@ public actor Shipper {
         while !stopped {
             if !queue.isEmpty { return queue.removeFirst() }
             if await claimBatch() { continue }
-            if !queue.isEmpty { continue }
             if !live { return nil }
             if finishing {
                 // One last look after the program ended, for what it wrote as it exited.
