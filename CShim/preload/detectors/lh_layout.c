@@ -266,17 +266,6 @@ void lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) {
     note_class(type);
 }
 
-static LH_NOINLINE __attribute__((cold)) void note_max(lh_tls *t, lh_layout_thread *r, unsigned hook, const void *object,
-                                 uint32_t count) {
-    /* Owner-only fields, read by the summary writer: relaxed stores. */
-    const lh_toolkit *tk = lh_hooks[hook].toolkit;
-    lh_store_relaxed(&r->max_count, count);
-    lh_store_relaxed(&r->max_hook, hook);
-    lh_store_relaxed(&r->max_object, (uintptr_t)object);
-    lh_store_relaxed(&r->max_type, tk != NULL && tk->type_name != NULL ? tk->type_name(object) : NULL);
-    lh_store_relaxed(&r->max_iteration, t->iteration);
-}
-
 static LH_NOINLINE __attribute__((cold)) void storm(lh_tls *t, unsigned hook, const void *object, uint32_t count) {
     lh_breach b = {
         .kind = LH_KIND_LAYOUT_STORM,
@@ -333,7 +322,7 @@ lh_slot *lh_layout_noted(lh_tls *t, lh_slot *s, unsigned hook, const void *objec
     else if (count == lh_layout_limit.storm_member_at)
         note_member(t, LH_LOOP_STORM, s, hook, object);
     lh_layout_thread *r = lh_layout_tls_data.thread;
-    if (r != NULL && count > lh_load_relaxed(&r->max_count)) note_max(t, r, hook, object, count);
+    if (r != NULL && count > lh_load_relaxed(&r->max_count)) lh_layout_note_max(t, r, s, hook, object, count);
     return s;
 }
 

@@ -80,6 +80,19 @@ uint64_t lh_layout_size_of(unsigned hook, const void *object) LH_HIDDEN;
 void lh_layout_named(lh_tls *t, lh_slot *s, unsigned hook, const void *object) LH_HIDDEN;
 lh_slot *lh_layout_noted(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint32_t count) LH_HIDDEN;
 
+/* A new highest per-iteration count of one object on this thread, for the summary. Inline and
+ * without calls: in a storm every call is a new high. The type name is the one the slot keeps
+ * (lh_layout_named stored it at the object's first count). Owner-only fields, read by the summary
+ * writer: relaxed stores. */
+static inline __attribute__((always_inline)) void lh_layout_note_max(const lh_tls *t, lh_layout_thread *lt, const lh_slot *s,
+                                                                     unsigned hook, const void *object, uint32_t count) {
+    lh_store_relaxed(&lt->max_count, count);
+    lh_store_relaxed(&lt->max_hook, hook);
+    lh_store_relaxed(&lt->max_object, (uintptr_t)object);
+    lh_store_relaxed(&lt->max_type, lh_load_relaxed(&s->type));
+    lh_store_relaxed(&lt->max_iteration, t->iteration);
+}
+
 /* Counts the call in slot `s`; the detectors' cases are calls out. */
 static inline __attribute__((always_inline)) lh_slot *lh_layout_count_in(lh_tls *t, lh_slot *s, unsigned hook,
                                                                          const void *object, uint64_t size) {
@@ -93,10 +106,10 @@ static inline __attribute__((always_inline)) lh_slot *lh_layout_count_in(lh_tls 
         if (size == LH_GEOMETRY_NONE && lh_hooks[hook].streak) size = lh_layout_size_of(hook, object);
         return lh_layout_rolled(t, s, hook, object, from, size);
     }
-    lh_layout_thread *lt = lh_layout_tls_data.thread;
-    if (LH_UNLIKELY(count == lh_layout_limit.storm_at || count == lh_layout_limit.storm_member_at ||
-                    (lt != NULL && count > lh_load_relaxed(&lt->max_count))))
+    if (LH_UNLIKELY(count == lh_layout_limit.storm_at || count == lh_layout_limit.storm_member_at))
         return lh_layout_noted(t, s, hook, object, count);
+    lh_layout_thread *lt = lh_layout_tls_data.thread;
+    if (LH_UNLIKELY(lt != NULL && count > lh_load_relaxed(&lt->max_count))) lh_layout_note_max(t, lt, s, hook, object, count);
     return s;
 }
 

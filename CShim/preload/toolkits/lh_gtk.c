@@ -55,71 +55,39 @@ static _Atomic uint64_t frame_clocks, sweeps, forgotten;
 
 /* ---- counting --------------------------------------------------------------------------------- */
 
-/* A thread's wrapped vfunc calls, innermost last: a chain-up to the parent class's implementation
- * (the same object and hook directly below on this thread's stack) is not counted again, and the
- * allocation owner is restored as each returns. Owner-only; kept per thread record (in zero pages
- * until a thread uses one), reached through the thread's own pointer (initial-exec TLS), which a
- * new thread sets (and empties) at its first wrapped call. */
-#define VFUNC_DEPTH 128
-typedef struct vfunc_stack {
-    uint32_t depth;
-    struct vfunc_frame {
-        const void *object;
-        unsigned hook;
-        lh_slot *outer_owner; /* the allocation owner to restore on return */
-    } frames[VFUNC_DEPTH];
-} vfunc_stack;
+/* A wrapped vfunc call counts one layout of its widget, unless it is a chain-up: the innermost
+ * layout running on this thread (lh_tls.layout_owner, the slot of the object and hook being laid
+ * out) is the same object through the same hook, as when a class's measure calls its parent
+ * class's. While the call runs, its widget owns the thread's allocations (a chain-up keeps its
+ * outer call's owner); the wrapper keeps the outer owner in its own stack frame and puts it back
+ * when the original returns. No per-thread stack, no depth limit, nothing to set up per thread.
+ *
+ * vfunc_enter returns the owner to restore, or VFUNC_SKIPPED when nothing was counted (our own work
+ * is running on this thread, or the layout family is off): then vfunc_leave leaves the owner alone.
+ * One out-of-line copy per hook (the hook is a constant in it), shared by every wrapper. */
+#define VFUNC_SKIPPED ((lh_slot *)1)
 
-static vfunc_stack stacks[LH_THREAD_RECORDS];
-static __thread vfunc_stack *my_stack __attribute__((tls_model("initial-exec")));
-
-/* The thread's stack, set up at its first wrapped call (NULL: the thread has no record). */
-static vfunc_stack *stack_of(lh_tls *t) {
-    if (LH_LIKELY(my_stack != NULL)) return my_stack;
-    lh_thread_rec *r = t->rec;
-    if (r == NULL) {
-        LH_GUARDED(t);
-        r = lh_thread_record(t);
-    }
-    if (r == NULL) return NULL;
-    my_stack = &stacks[lh_record_index(r)];
-    my_stack->depth = 0; /* a record used by a thread before is ours now */
-    return my_stack;
-}
-
-/* Counts the outer call of (object, hook); returns whether a frame was pushed (for vfunc_leave). */
-static bool vfunc_enter(const void *object, unsigned hook, uint64_t size) {
+static inline __attribute__((always_inline)) lh_slot *vfunc_enter(const void *object, unsigned hook, uint64_t size) {
     lh_tls *t = &lh_tls_data;
-    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return false;
-    vfunc_stack *st = stack_of(t);
-    if (LH_UNLIKELY(st == NULL)) { /* no record: count without chain-up detection */
-        lh_layout_count(t, hook, object, size);
-        return false;
-    }
-    uint32_t depth = st->depth;
-    bool chain_up = depth > 0 && depth <= VFUNC_DEPTH && st->frames[depth - 1].object == object &&
-                    st->frames[depth - 1].hook == hook;
-    if (depth < VFUNC_DEPTH) {
-        st->frames[depth].object = object;
-        st->frames[depth].hook = hook;
-        st->frames[depth].outer_owner = t->layout_owner;
-    }
-    st->depth = depth + 1;
-    if (!chain_up) {
-        lh_slot *slot = lh_layout_count(t, hook, object, size);
-        /* Allocations until the matching leave are charged to this widget's layout (a chain-up
-         * keeps the owner its outer call set). Deeper than the stack: not charged. */
-        if (slot != NULL && depth < VFUNC_DEPTH) t->layout_owner = slot;
-    }
-    return true;
+    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return VFUNC_SKIPPED;
+    lh_slot *outer = t->layout_owner;
+    /* relaxed: the owner is a slot of an object this thread is laying out (lh_table.h). */
+    if (outer != NULL && lh_load_relaxed(&outer->key) == lh_table_key(object, hook)) return outer; /* a chain-up */
+    lh_slot *slot = lh_layout_count_inline(t, hook, object, size);
+    if (LH_LIKELY(slot != NULL)) t->layout_owner = slot;
+    return outer;
 }
 
-static void vfunc_leave(bool pushed) {
-    if (!pushed) return;
-    vfunc_stack *st = my_stack;
-    if (st == NULL || st->depth == 0) return;
-    uint32_t depth = --st->depth;
-    if (depth < VFUNC_DEPTH) lh_tls_data.layout_owner = st->frames[depth].outer_owner;
+static LH_NOINLINE lh_slot *vfunc_enter_measure(const void *object) {
+    return vfunc_enter(object, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);
+}
+
+static LH_NOINLINE lh_slot *vfunc_enter_allocate(const void *object, uint64_t size) {
+    return vfunc_enter(object, LH_HOOK_gtk_allocate, size);
+}
+
+static inline __attribute__((always_inline)) void vfunc_leave(lh_slot *outer) {
+    if (LH_LIKELY(outer != VFUNC_SKIPPED)) lh_tls_data.layout_owner = outer;
 }
 
 /* A widget is being finalized: a new widget at its address later is a new object. */
@@ -140,9 +108,9 @@ static void forget_widget(const void *widget) {
 typedef void (*g3_alloc_fn)(void *, lh_gtk_rect *);
 #define g3_alloc_WRAPPER(i)                                                                         \
     static void g3_alloc_##i(void *w, lh_gtk_rect *a) {                                             \
-        bool pushed = vfunc_enter(w, LH_HOOK_gtk_allocate, a != NULL ? SIZE(a->width, a->height) : LH_GEOMETRY_NONE); \
+        lh_slot *outer = vfunc_enter_allocate(w, a != NULL ? SIZE(a->width, a->height) : LH_GEOMETRY_NONE); \
         ((g3_alloc_fn)LH_ORIG(g3_alloc, i))(w, a);                                                  \
-        vfunc_leave(pushed);                                                                     \
+        vfunc_leave(outer);                                                                     \
     }
 #define g3_alloc_ADDRESS(i) (void *)g3_alloc_##i,
 LH_DEFINE_POOL(g3_alloc, LH_REP256, LH_POOL_SMALL)
@@ -151,9 +119,9 @@ LH_DEFINE_POOL(g3_alloc, LH_REP256, LH_POOL_SMALL)
 typedef void (*g3_pref_fn)(void *, int *, int *);
 #define g3_pref_WRAPPER(i)                                                                          \
     static void g3_pref_##i(void *w, int *min, int *nat) {                                          \
-        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g3_pref_fn)LH_ORIG(g3_pref, i))(w, min, nat);                                             \
-        vfunc_leave(pushed);                                                                     \
+        vfunc_leave(outer);                                                                     \
     }
 #define g3_pref_ADDRESS(i) (void *)g3_pref_##i,
 LH_DEFINE_POOL(g3_pref, LH_REP256, LH_POOL_SMALL)
@@ -162,9 +130,9 @@ LH_DEFINE_POOL(g3_pref, LH_REP256, LH_POOL_SMALL)
 typedef void (*g3_pref_for_fn)(void *, int, int *, int *);
 #define g3_pref_for_WRAPPER(i)                                                                      \
     static void g3_pref_for_##i(void *w, int size, int *min, int *nat) {                            \
-        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g3_pref_for_fn)LH_ORIG(g3_pref_for, i))(w, size, min, nat);                               \
-        vfunc_leave(pushed);                                                                     \
+        vfunc_leave(outer);                                                                     \
     }
 #define g3_pref_for_ADDRESS(i) (void *)g3_pref_for_##i,
 LH_DEFINE_POOL(g3_pref_for, LH_REP256, LH_POOL_SMALL)
@@ -173,9 +141,9 @@ LH_DEFINE_POOL(g3_pref_for, LH_REP256, LH_POOL_SMALL)
 typedef void (*g3_pref_base_fn)(void *, int, int *, int *, int *, int *);
 #define g3_pref_base_WRAPPER(i)                                                                     \
     static void g3_pref_base_##i(void *w, int width, int *min, int *nat, int *min_b, int *nat_b) {  \
-        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g3_pref_base_fn)LH_ORIG(g3_pref_base, i))(w, width, min, nat, min_b, nat_b);              \
-        vfunc_leave(pushed);                                                                     \
+        vfunc_leave(outer);                                                                     \
     }
 #define g3_pref_base_ADDRESS(i) (void *)g3_pref_base_##i,
 LH_DEFINE_POOL(g3_pref_base, LH_REP256, LH_POOL_SMALL)
@@ -184,9 +152,9 @@ LH_DEFINE_POOL(g3_pref_base, LH_REP256, LH_POOL_SMALL)
 typedef void (*g4_alloc_fn)(void *, int, int, int);
 #define g4_alloc_WRAPPER(i)                                                                         \
     static void g4_alloc_##i(void *w, int width, int height, int baseline) {                        \
-        bool pushed = vfunc_enter(w, LH_HOOK_gtk_allocate, SIZE(width, height));                 \
+        lh_slot *outer = vfunc_enter_allocate(w, SIZE(width, height));                 \
         ((g4_alloc_fn)LH_ORIG(g4_alloc, i))(w, width, height, baseline);                            \
-        vfunc_leave(pushed);                                                                     \
+        vfunc_leave(outer);                                                                     \
     }
 #define g4_alloc_ADDRESS(i) (void *)g4_alloc_##i,
 LH_DEFINE_POOL(g4_alloc, LH_REP256, LH_POOL_SMALL)
@@ -195,9 +163,9 @@ LH_DEFINE_POOL(g4_alloc, LH_REP256, LH_POOL_SMALL)
 typedef void (*g4_measure_fn)(void *, int, int, int *, int *, int *, int *);
 #define g4_measure_WRAPPER(i)                                                                       \
     static void g4_measure_##i(void *w, int orientation, int for_size, int *min, int *nat, int *min_b, int *nat_b) { \
-        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g4_measure_fn)LH_ORIG(g4_measure, i))(w, orientation, for_size, min, nat, min_b, nat_b);  \
-        vfunc_leave(pushed);                                                                     \
+        vfunc_leave(outer);                                                                     \
     }
 #define g4_measure_ADDRESS(i) (void *)g4_measure_##i,
 LH_DEFINE_POOL(g4_measure, LH_REP256, LH_POOL_SMALL)
@@ -206,9 +174,9 @@ LH_DEFINE_POOL(g4_measure, LH_REP256, LH_POOL_SMALL)
 typedef void (*g4_lm_alloc_fn)(void *, void *, int, int, int);
 #define g4_lm_alloc_WRAPPER(i)                                                                      \
     static void g4_lm_alloc_##i(void *lm, void *w, int width, int height, int baseline) {           \
-        bool pushed = vfunc_enter(w, LH_HOOK_gtk_allocate, SIZE(width, height));                 \
+        lh_slot *outer = vfunc_enter_allocate(w, SIZE(width, height));                 \
         ((g4_lm_alloc_fn)LH_ORIG(g4_lm_alloc, i))(lm, w, width, height, baseline);                  \
-        vfunc_leave(pushed);                                                                     \
+        vfunc_leave(outer);                                                                     \
     }
 #define g4_lm_alloc_ADDRESS(i) (void *)g4_lm_alloc_##i,
 LH_DEFINE_POOL(g4_lm_alloc, LH_REP256, LH_POOL_SMALL)
@@ -217,9 +185,9 @@ LH_DEFINE_POOL(g4_lm_alloc, LH_REP256, LH_POOL_SMALL)
 typedef void (*g4_lm_measure_fn)(void *, void *, int, int, int *, int *, int *, int *);
 #define g4_lm_measure_WRAPPER(i)                                                                    \
     static void g4_lm_measure_##i(void *lm, void *w, int orientation, int for_size, int *min, int *nat, int *min_b, int *nat_b) { \
-        bool pushed = vfunc_enter(w, LH_HOOK_gtk_measure, LH_GEOMETRY_NONE);                     \
+        lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g4_lm_measure_fn)LH_ORIG(g4_lm_measure, i))(lm, w, orientation, for_size, min, nat, min_b, nat_b); \
-        vfunc_leave(pushed);                                                                     \
+        vfunc_leave(outer);                                                                     \
     }
 #define g4_lm_measure_ADDRESS(i) (void *)g4_lm_measure_##i,
 LH_DEFINE_POOL(g4_lm_measure, LH_REP256, LH_POOL_SMALL)
