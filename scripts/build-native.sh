@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds LoopHunter's native (C) parts with the system C compiler into .build/release/:
-#   libloophunter.so   the LD_PRELOAD library (CShim/core + CShim/preload), NEEDED: libc, libunwind
+#   libloophunter.so   the LD_PRELOAD library (CShim/core + CShim/preload), NEEDED: libc (libunwind is
+#                      opened with dlopen when first needed: CShim/preload/runtime/lh_unwind.h)
 #   libtoykit.so       the GUI-style host toolkit (Sources/Toykit)
 #   toykit-demo        the host program with its scenarios (Sources/ToykitDemo), linked to libtoykit.so
 #   test-programs/     host programs of the end-to-end tests (Tests/Programs)
@@ -61,7 +62,7 @@ build_preload() {
     CShim/core/*.c "${preload_sources[@]}" \
     -Wl,--version-script="$out/loophunter-exports.map" -Wl,--as-needed -Wl,-z,relro -Wl,-z,now \
     -Wl,--build-id -Wl,-soname,libloophunter.so \
-    -lunwind -ldl -lpthread -o "$out/libloophunter.so.tmp"
+    -ldl -lpthread -o "$out/libloophunter.so.tmp"
   mv -f "$out/libloophunter.so.tmp" "$out/libloophunter.so"
 }
 

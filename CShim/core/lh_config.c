@@ -306,6 +306,22 @@ static void default_dir(char *field, size_t cap, unsigned uid) {
 int lh_config_load(lh_config *cfg, char *const *envp, unsigned uid, lh_config_emit emit, void *ctx) {
     loader ld = {emit, ctx, 0};
     memset(cfg, 0, sizeof *cfg);
+    /* Every lookup below reads only LOOPHUNTER_* entries: gather them in one pass over the
+     * environment (a desktop session's has ~100), so that ~40 lookups do not each walk all of it
+     * in every process's start-up. More than fit: the whole environment is searched instead. */
+    char *ours[129];
+    size_t n_ours = 0;
+    bool all_fit = true;
+    for (char *const *e = envp; e != NULL && *e != NULL; e++) {
+        if (strncmp(*e, PREFIX, PREFIX_LEN) != 0) continue;
+        if (n_ours == LH_ARRAY_COUNT(ours) - 1) {
+            all_fit = false;
+            break;
+        }
+        ours[n_ours++] = *e;
+    }
+    ours[n_ours] = NULL;
+    if (all_fit) envp = ours;
 #define LH_LOAD_NUMBER(field, name, def, lo, hi, help)                                              \
     parse_number(&ld, envp, name, &cfg->field, def, lo, hi);
 #define LH_LOAD_FLAG(field, name, def, help) parse_flag(&ld, envp, name, &cfg->field, def);

@@ -305,6 +305,9 @@ static inline bool lh_steps_watched(void) { return lh_load_relaxed(&lh_proc.step
 /* The caller's stack, innermost first, LoopHunter's own frames left out: at most `max` (<= 32)
  * return addresses, for a stack kept for later (where a window or a timer was made). Guard held. */
 uint32_t lh_capture_stack(uintptr_t *out, uint32_t max) LH_HIDDEN;
+/* Opens libunwind (once; see lh_unwind.h). False when it cannot be loaded: one stderr line says so
+ * and every capture gives 0 frames. Guard held; never inside malloc or a signal handler. */
+bool lh_unwinder_load(void) LH_HIDDEN;
 /* Makes the first stack capture (libunwind's set-up) happen now rather than inside a hook. */
 void lh_prime_unwinder(void) LH_HIDDEN;
 /* At start-up, before LoopHunter is ready: notices a ThreadSanitizer runtime (see lh_unwind.h). */

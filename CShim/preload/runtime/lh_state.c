@@ -147,8 +147,9 @@ void lh_prepare_for_breaches(void) {
     /* relaxed: a once-flag; what it guards publishes itself (originals are atomic pointers, the
      * scratch area is taken with its own flag). */
     if (!lh_cas_relaxed(&done, &expected, 1)) return;
+    LH_GUARDED(&lh_tls_data); /* dlopen allocates and may call hooks: they forward */
     lh_hooks_resolve();
-    lh_prime_unwinder();
+    if (lh_unwinder_load()) lh_prime_unwinder();
     lh_breach_prepare();
 }
 

@@ -3,7 +3,15 @@
  * return addresses from the caller's own frame outwards, as unw_backtrace gives them.
  *
  * Contracts: async-signal-safe, no allocation through the host's malloc, no lock the host can hold
- * (libunwind's local unwinder, primed at start-up). Inline, so that it adds no frame of its own.
+ * (libunwind's local unwinder, primed before the first capture). Inline, so that it adds no frame of
+ * its own.
+ *
+ * libunwind is not a NEEDED library of the preload: lh_unwinder_load (lh_capture.c) opens it with
+ * dlopen when LoopHunter first prepares to report (a GUI process at start-up, any other process
+ * when one of its threads first lays out or runs a known event loop). A process that never does,
+ * /bin/true or a compiler under `loophunter run`, never maps it: it costs ~130 µs of start-up.
+ * Until it is loaded (or when it cannot be), lh_unwind returns 0 frames. Opened RTLD_LOCAL, its
+ * weak `backtrace` never replaces glibc's for the host.
  *
  * unw_backtrace keeps a per-thread trace cache whose pthread-key destructor takes a mutex when the
  * thread exits; under ThreadSanitizer that destructor runs after the sanitizer has torn the
@@ -21,21 +29,35 @@
 #include <libunwind.h>
 #include <stdbool.h>
 
-extern bool lh_unwind_by_steps __attribute__((visibility("hidden"))); /* lh_capture.c */
+/* libunwind's entry points, filled by lh_unwinder_load before it publishes lh_unwind_loaded. */
+typedef struct lh_unwind_api {
+    int (*backtrace)(void **, int);
+    int (*getcontext)(unw_context_t *);
+    int (*init_local)(unw_cursor_t *, unw_context_t *);
+    int (*get_reg)(unw_cursor_t *, unw_regnum_t, unw_word_t *);
+    int (*step)(unw_cursor_t *);
+} lh_unwind_api;
+
+extern lh_unwind_api lh_unw __attribute__((visibility("hidden")));           /* lh_capture.c */
+/* Set (release) once lh_unw is filled; read with acquire by every walk. Never cleared: libunwind
+ * is opened RTLD_NODELETE. */
+extern bool lh_unwind_loaded __attribute__((visibility("hidden")));
+extern bool lh_unwind_by_steps __attribute__((visibility("hidden")));       /* lh_capture.c */
 
 static inline __attribute__((always_inline)) int lh_unwind(void **pcs, int max) {
+    if (__builtin_expect(!__atomic_load_n(&lh_unwind_loaded, __ATOMIC_ACQUIRE), 0) || max <= 0) return 0;
 #if !defined(__SANITIZE_THREAD__)
-    if (__builtin_expect(!lh_unwind_by_steps, 1)) return unw_backtrace(pcs, max);
+    if (__builtin_expect(!lh_unwind_by_steps, 1)) return lh_unw.backtrace(pcs, max);
 #endif
     unw_context_t context;
     unw_cursor_t cursor;
-    if (max <= 0 || unw_getcontext(&context) != 0 || unw_init_local(&cursor, &context) != 0) return 0;
+    if (lh_unw.getcontext(&context) != 0 || lh_unw.init_local(&cursor, &context) != 0) return 0;
     int n = 0;
     do {
         unw_word_t ip;
-        if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0) break;
+        if (lh_unw.get_reg(&cursor, UNW_REG_IP, &ip) < 0 || ip == 0) break;
         pcs[n++] = (void *)ip;
-    } while (n < max && unw_step(&cursor) > 0);
+    } while (n < max && lh_unw.step(&cursor) > 0);
     return n;
 }
 

@@ -65,7 +65,7 @@ struct DoctorCommand: ParsableCommand {
             return DoctorCheck(name: "libunwind", outcome: .ok, detail: "libunwind.so.8 loads", fix: nil)
         }
         return DoctorCheck(name: "libunwind", outcome: .failure, detail: "libunwind.so.8 cannot be loaded",
-                           fix: "sudo apt-get install libunwind8 (the preload captures stacks with it)")
+                           fix: "sudo apt-get install libunwind8 (the preload opens it to capture stacks; without it reports have none)")
     }
 
     private func symbolizerCheck() -> DoctorCheck {
