@@ -28,7 +28,14 @@ void lh_buf_putn(lh_buf *b, const char *s, size_t n) {
 
 void lh_buf_put(lh_buf *b, const char *s) { lh_buf_putn(b, s, strlen(s)); }
 
-void lh_buf_putc(lh_buf *b, char c) { lh_buf_putn(b, &c, 1); }
+void lh_buf_putc(lh_buf *b, char c) {
+    if (LH_LIKELY(b->len + 1 < b->cap)) { /* room for it and the NUL: no memcpy call */
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+        return;
+    }
+    lh_buf_putn(b, &c, 1);
+}
 
 void lh_buf_u64(lh_buf *b, uint64_t v) {
     char tmp[20];

@@ -12,9 +12,11 @@ void lh_json_init(lh_json *j, lh_buf *buf) {
     j->has_items[0] = false;
 }
 
+/* A newline and two spaces per level, in one append. */
 static void newline_indent(lh_json *j) {
-    lh_buf_putc(j->buf, '\n');
-    for (int i = 0; i < j->depth; i++) lh_buf_put(j->buf, "  ");
+    static const char spaces[] = "\n                                                                ";
+    _Static_assert(sizeof spaces - 2 >= 2 * (LH_JSON_MAX_DEPTH - 1), "room for the deepest indentation");
+    lh_buf_putn(j->buf, spaces, 1 + 2 * (size_t)j->depth);
 }
 
 /* Separator, indentation and key before a value. */
@@ -89,6 +91,15 @@ void lh_json_escape_into(lh_buf *b, const char *str, size_t n) {
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0;
     while (i < n) {
+        /* A run of printable ASCII that needs no escape (keys, names, paths: nearly all of a
+         * report's text) is appended at once. */
+        size_t run = i;
+        while (run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\') run++;
+        if (run > i) {
+            lh_buf_putn(b, str + i, run - i);
+            i = run;
+            continue;
+        }
         unsigned char c = s[i];
         if (c == '"' || c == '\\') {
             lh_buf_putc(b, '\\');

@@ -436,9 +436,15 @@ static LH_NOINLINE __attribute__((cold)) void *gate_passed(lh_tls *t, unsigned h
     return block;
 }
 
+/* Whether any layout was charged a block yet: until then a report's top allocators are known to be
+ * none, without a scan of the table. Set once, never cleared (relaxed: a flag). */
+static _Atomic int layouts_charged;
+
 /* A block allocated while a layout runs: charged to its object too. */
 static inline void charge_owner(lh_slot *owner, size_t n) {
     lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, owner);
+    if (LH_UNLIKELY(lh_load_relaxed(&a->bytes) == 0) && lh_load_relaxed(&layouts_charged) == 0)
+        lh_store_relaxed(&layouts_charged, 1);
     lh_owner_add(&a->bytes, n);
     lh_owner_add(&a->calls, 1);
 }
@@ -890,17 +896,20 @@ static void epoch_begin(lh_tls *t) {
     set_gate(at.base_calls, at.base_bytes);
 }
 
-/* The LH_ALLOC_TOP slots whose layouts allocated the most bytes (whole run), most first. */
+/* The LH_ALLOC_TOP slots whose layouts allocated the most bytes (whole run), most first. The scan
+ * reads the per-slot allocation figures (16 bytes a slot, not the slots' 64), and only a slot that
+ * has some; none when no layout was ever charged (a report's breach path stays short). */
 static size_t top_allocators(lh_report_allocator *top) {
     lh_table *tb = &lh_proc.table;
     size_t n = 0;
+    if (lh_load_relaxed(&layouts_charged) == 0 || tb->allocs == NULL) return 0;
     for (uint64_t i = 0; tb->slots != NULL && i < tb->capacity; i++) {
+        const lh_slot_alloc *a = &tb->allocs[i];
+        uint64_t bytes = lh_load_relaxed(&a->bytes);
+        if (bytes == 0 || (n == LH_ALLOC_TOP && bytes <= top[n - 1].bytes)) continue;
         const lh_slot *s = &tb->slots[i];
         uint64_t key = lh_load_relaxed(&s->key);
         if (key == 0) continue;
-        const lh_slot_alloc *a = lh_table_alloc_of(tb, s);
-        uint64_t bytes = lh_load_relaxed(&a->bytes);
-        if (bytes == 0 || (n == LH_ALLOC_TOP && bytes <= top[n - 1].bytes)) continue;
         size_t k = n < LH_ALLOC_TOP ? n++ : n - 1;
         while (k > 0 && top[k - 1].bytes < bytes) {
             top[k] = top[k - 1];
