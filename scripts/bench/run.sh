@@ -12,6 +12,9 @@
 #   8. event-loop health: free()'s timer check; the stall watchdog on an idle GTK program (health.sh)
 #   9. hot-path instructions per call (callgrind: layout call, malloc+free, GTK vfunc; hotpaths.sh),
 #      beside a baseline build when LH_BASELINE_PRELOAD names another commit's libloophunter.so
+# A peer's figure (uftrace, ltrace, heaptrack) is printed only when its own output proves it traced
+# the program (scripts/bench/peer_proof.sh), else "not traced (why)"; scripts/bench/peers.sh compares
+# the peers at length.
 # Prints markdown tables; with --write, replaces BENCHMARKS.md with them and the command used.
 #
 # Usage: scripts/bench/run.sh [--write] [--quick] [--only 1,4,...]
@@ -39,6 +42,8 @@ fi
 want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 
 rev=$(git describe --always --dirty 2>/dev/null || echo unknown) # before BENCHMARKS.md is rewritten
+# shellcheck source=scripts/bench/peer_proof.sh
+. scripts/bench/peer_proof.sh
 scripts/setup.sh build
 for tool in ltrace uftrace valgrind heaptrack; do
   command -v "$tool" >/dev/null 2>&1 || scripts/setup.sh build >/dev/null 2>&1 || true
@@ -84,7 +89,8 @@ echo "\`lh_bench layout PATTERN $calls\` calls \`tk_view_layout()\` of libtoykit
 echo "times itself; median of $rounds interleaved rounds. *repeat*: one view laid out 40 times per"
 echo "iteration (the counting path). *frame*: 1000 views laid out once each per iteration, as a toolkit"
 echo "lays out each widget once per frame (every call rolls the view's slot to the new iteration and"
-echo "reads its size). Peers trace the same call with fewer calls (they are far slower)."
+echo "reads its size). Peers trace the same call with fewer calls (they are far slower); a peer's figure"
+echo "counts only when its own record (\`uftrace report\`, ltrace's \`-o\` file) holds every tk_view_layout call made."
 echo
 echo "| pattern | plain ns/call | LoopHunter ns/call | added | LoopHunter disabled | uftrace ns/call | ltrace ns/call |"
 echo "|---|---|---|---|---|---|---|"
@@ -97,13 +103,17 @@ for pattern in repeat frame; do
   done
   p=$(median <"$work/ns.plain"); l=$(median <"$work/ns.lh"); o=$(median <"$work/ns.off")
   uf="n/a (not installed)"; lt="n/a (not installed)"
+  warm=120; [ $pattern = frame ] && warm=3000 # lh_bench's 3 warm-up iterations, also traced
   if command -v uftrace >/dev/null 2>&1; then
-    uf=$(uftrace record -d "$work/uftrace.data" --force "$bench/lh_bench" layout $pattern 300000 2>/dev/null | field ns_per_call || true)
-    [ -n "$uf" ] || uf="failed"
+    rm -rf "$work/uftrace.data"
+    ufout=$(uftrace record -d "$work/uftrace.data" --force "$bench/lh_bench" layout $pattern 300000 2>/dev/null || true)
+    if n=$(uftrace_proof "$work/uftrace.data" "$bench/lh_bench" '^tk_view_layout$' $(($(echo "$ufout" | field calls) + warm)))
+    then uf=$(echo "$ufout" | field ns_per_call); else uf="not traced ($n)"; fi
   fi
   if command -v ltrace >/dev/null 2>&1; then
-    lt=$(ltrace -e tk_view_layout -o /dev/null "$bench/lh_bench" layout $pattern 6000 2>/dev/null | field ns_per_call || true)
-    [ -n "$lt" ] || lt="failed"
+    ltout=$(ltrace -e tk_view_layout -o "$work/ltrace.out" "$bench/lh_bench" layout $pattern 6000 2>/dev/null || true)
+    if n=$(ltrace_proof "$work/ltrace.out" "$bench/lh_bench" tk_view_layout $(($(echo "$ltout" | field calls) + warm)))
+    then lt=$(echo "$ltout" | field ns_per_call); else lt="not traced ($n)"; fi
   fi
   printf "| %s | %.2f | %.2f | **+%.2f** | +%.2f | %s | %s |\n" "$pattern" "$p" "$l" \
     "$(echo "$l - $p" | bc -l)" "$(echo "$o - $p" | bc -l)" "$uf" "$lt"
@@ -305,28 +315,37 @@ echo
 echo "*Per malloc+free pair*: \`malloc_bench THREADS $pairs\` makes $pairs malloc/free pairs per thread (16 to 512"
 echo "bytes) and times the slowest thread; plain, under LoopHunter (every allocation counted per thread"
 echo "and checked against the alloc-storm limits), LoopHunter with the alloc family off (pure"
-echo "forwarding), and heaptrack; median of $rounds interleaved rounds (1 thread pinned to CPU 1)."
+echo "forwarding), and heaptrack ($((pairs / 10)) pairs per thread, its figure counted only when \`heaptrack_print\`"
+echo "names malloc_bench as the debuggee and counts every allocation); median of $rounds interleaved rounds"
+echo "(1 thread pinned to CPU 1: \`taskset -c 1 heaptrack ... malloc_bench\`, taskset outside the tool)."
 echo "Instructions per pair from callgrind (1 thread), the deterministic measure."
 echo
-echo "| threads | plain ns/pair | LoopHunter | added | alloc family off | heaptrack |"
+echo "| threads | plain ns/pair | LoopHunter | added | alloc family off | heaptrack added |"
 echo "|---|---|---|---|---|---|"
 for threads in 1 2; do
   pin=; [ "$threads" = 1 ] && command -v taskset >/dev/null 2>&1 && pin="taskset -c 1"
-  : >"$work/m.plain"; : >"$work/m.lh"; : >"$work/m.off"; : >"$work/m.ht"
+  : >"$work/m.plain"; : >"$work/m.lh"; : >"$work/m.off"; : >"$work/m.ht"; ht_why=
   for r in $(seq "$rounds"); do
     $pin "$bench/malloc_bench" $threads $pairs | field ns_per_pair >>"$work/m.plain"
     LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/m $pin "$bench/malloc_bench" $threads $pairs | field ns_per_pair >>"$work/m.lh"
     LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/m LOOPHUNTER_HOOKS=layout,loop,log $pin "$bench/malloc_bench" $threads $pairs |
       field ns_per_pair >>"$work/m.off"
     if command -v heaptrack >/dev/null 2>&1; then
-      heaptrack -o "$work/ht" $pin "$bench/malloc_bench" $threads $((pairs / 10)) 2>/dev/null | field ns_per_pair >>"$work/m.ht"
-      rm -f "$work"/ht*
+      # taskset outside heaptrack: `heaptrack taskset ...` traces taskset (the proof says so).
+      rm -f "$work"/ht.*
+      { $pin heaptrack -o "$work/ht" "$bench/malloc_bench" $threads $((pairs / 10)) 2>/dev/null || true; } |
+        field ns_per_pair >>"$work/m.ht"
+      n=$(heaptrack_proof "$(ls "$work"/ht.* 2>/dev/null | head -n1)" "$bench/malloc_bench" $((threads * pairs / 10))) ||
+        ht_why=$n
+      rm -f "$work"/ht.*
     fi
   done
   p=$(median <"$work/m.plain"); l=$(median <"$work/m.lh"); o=$(median <"$work/m.off")
-  h=$([ -s "$work/m.ht" ] && median <"$work/m.ht" || echo 0)
-  printf "| %d | %.2f | %.2f | **%+.2f** | %+.2f | %+.1f |\n" "$threads" "$p" "$l" "$(echo "$l - $p" | bc -l)" \
-    "$(echo "$o - $p" | bc -l)" "$(echo "$h - $p" | bc -l)"
+  if ! command -v heaptrack >/dev/null 2>&1; then h="n/a (not installed)"
+  elif [ -n "$ht_why" ]; then h="not traced ($ht_why)"
+  else h=$(printf "%+.1f" "$(echo "$(median <"$work/m.ht") - $p" | bc -l)"); fi
+  printf "| %d | %.2f | %.2f | **%+.2f** | %+.2f | %s |\n" "$threads" "$p" "$l" "$(echo "$l - $p" | bc -l)" \
+    "$(echo "$o - $p" | bc -l)" "$h"
 done
 if command -v valgrind >/dev/null 2>&1; then
   ir() { # ir PAIRS ENV...: instructions of one malloc_bench run under callgrind
