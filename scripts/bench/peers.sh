@@ -50,6 +50,8 @@ trap cleanup EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p"; }
 ratio() { echo "$1 / $2" | bc -l | xargs printf "%.1fx"; }
+# spread FORMAT FILE: the median of the rounds in FILE and their range, e.g. "2.02 (1.95–2.30)"
+spread() { printf "$1 ($1–$1)" "$(median <"$2")" "$(sort -g "$2" | head -n1)" "$(sort -g "$2" | tail -n1)"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 pin=; [ "$(nproc)" -ge 2 ] && have taskset && pin="taskset -c 1"
 
@@ -62,7 +64,7 @@ row() {
     return
   fi
   v=$(median <"$figures")
-  printf "| %s | \`%s\` | $format | %s | %s | %s |\n" "$label" "$command" "$v" \
+  printf "| %s | \`%s\` | %s | %s | %s | %s |\n" "$label" "$command" "$(spread "$format" "$figures")" \
     "$(ratio "$v" "$plain")" "$(ratio "$v" "$lh")" "$(sort -u "$proofs" | awk '{s = s (NR > 1 ? "; " : "") $0} END {print s}')"
 }
 
@@ -76,7 +78,7 @@ echo "$rounds interleaved rounds; 1 thread pinned to CPU 1 with \`$pin\` outside
 echo "own heaptrack_interpret process shares that CPU), 2 threads unpinned. heaptrack's proof: \`heaptrack_print\`"
 echo "on its data file names malloc_bench as the debuggee and counts >= THREADS x PAIRS allocation calls."
 echo
-echo "| threads, tool | command | ns/pair | ÷ plain | ÷ LoopHunter | proof: allocation calls recorded |"
+echo "| threads, tool | command | ns/pair, median (range) | ÷ plain | ÷ LoopHunter | proof: allocation calls recorded |"
 echo "|---|---|---|---|---|---|"
 for threads in 1 2; do
   p=; [ "$threads" = 1 ] && p=$pin
@@ -94,9 +96,10 @@ for threads in 1 2; do
     fi
   done
   pl=$(median <"$work/m.plain"); lh=$(median <"$work/m.lh")
-  printf "| %d, plain | \`%s\` | %.2f | 1.0x | %s | — |\n" "$threads" "${p:+$p }malloc_bench $threads $pairs" "$pl" "$(ratio "$pl" "$lh")"
-  printf "| %d, LoopHunter | \`%s\` | %.2f | %s | 1.0x | — |\n" "$threads" \
-    "LD_PRELOAD=libloophunter.so ${p:+$p }malloc_bench $threads $pairs" "$lh" "$(ratio "$lh" "$pl")"
+  printf "| %d, plain | \`%s\` | %s | 1.0x | %s | — |\n" "$threads" "${p:+$p }malloc_bench $threads $pairs" \
+    "$(spread %.2f "$work/m.plain")" "$(ratio "$pl" "$lh")"
+  printf "| %d, LoopHunter | \`%s\` | %s | %s | 1.0x | — |\n" "$threads" \
+    "LD_PRELOAD=libloophunter.so ${p:+$p }malloc_bench $threads $pairs" "$(spread %.2f "$work/m.lh")" "$(ratio "$lh" "$pl")"
   row "$threads, heaptrack" "${p:+$p }heaptrack -o F malloc_bench $threads $ht_pairs" \
     "$work/m.ht" "$work/m.ht.why" "$work/m.ht.proof" "$pl" "$lh" "%.2f"
 done
@@ -121,7 +124,7 @@ echo "plain and under LoopHunter, $uf_calls under uftrace, $lt_calls under ltrac
 echo "Proofs, every round: LoopHunter's summary, \`uftrace report\` on the recorded data (and \`uftrace info\`'s exe"
 echo "image) and ltrace's \`-o\` file must each hold exactly N + warm-up tk_view_layout calls of lh_bench."
 echo
-echo "| pattern, tool | command | ns/call | ÷ plain | ÷ LoopHunter | proof: tk_view_layout calls recorded |"
+echo "| pattern, tool | command | ns/call, median (range) | ÷ plain | ÷ LoopHunter | proof: tk_view_layout calls recorded |"
 echo "|---|---|---|---|---|---|"
 # prove TOOL PROOF...: runs a proof of peer_proof.sh, files its count or why under TOOL
 prove() {
@@ -155,7 +158,8 @@ for pattern in repeat frame; do
     fi
   done
   pl=$(median <"$work/l.plain"); lh=$(median <"$work/l.lh")
-  printf "| %s, plain | \`%s\` | %.2f | 1.0x | %s | — |\n" $pattern "lh_bench layout $pattern $calls" "$pl" "$(ratio "$pl" "$lh")"
+  printf "| %s, plain | \`%s\` | %s | 1.0x | %s | — |\n" $pattern "lh_bench layout $pattern $calls" \
+    "$(spread %.2f "$work/l.plain")" "$(ratio "$pl" "$lh")"
   row "$pattern, LoopHunter" "LD_PRELOAD=libloophunter.so lh_bench layout $pattern $calls" \
     "$work/l.lh" "$work/l.lh.why" "$work/l.lh.proof" "$pl" "$lh" "%.2f"
   row "$pattern, uftrace" "uftrace record -d D --force lh_bench layout $pattern $uf_calls" \
@@ -268,12 +272,22 @@ print(h.get("gtk_allocate", 0), h.get("gtk_measure", 0))' "$work/lhg")
   fi
 done
 pl=$(median <"$work/g.plain"); lh=$(median <"$work/g.lh")
-echo "| tool | command | CPU s | ÷ plain | ÷ LoopHunter | proof: layout calls recorded, allocate + measure (each round) |"
+echo "| tool | command | CPU s, median (range) | ÷ plain | ÷ LoopHunter | proof: layout calls recorded, allocate + measure (each round) |"
 echo "|---|---|---|---|---|---|"
-printf "| plain | \`%s\` | %.2f | 1.0x | %s | — |\n" "${pin:+$pin }gtk3-layout-bench" "$pl" "$(ratio "$pl" "$lh")"
+printf "| plain | \`%s\` | %s | 1.0x | %s | — |\n" "${pin:+$pin }gtk3-layout-bench" "$(spread %.2f "$work/g.plain")" \
+  "$(ratio "$pl" "$lh")"
 row "LoopHunter (vfunc calls)" "${pin:+$pin }env LD_PRELOAD=libloophunter.so LOOPHUNTER_DIR=D gtk3-layout-bench" \
   "$work/g.lh" "$work/g.lh.why" "$work/g.lh.proof" "$pl" "$lh" "%.2f"
 row "perf uprobes (vfunc dispatches)" "${pin:+$pin }perf stat -x, -e '$probe_group:*' -- gtk3-layout-bench" \
   "$work/g.perf" "$work/g.perf.why" "$work/g.perf.proof" "$pl" "$lh" "%.2f"
 row "uftrace (entry points)" "${pin:+$pin }uftrace record --no-libcall --force -P 'gtk_widget_size_allocate_with_baseline@libgtk-3' -P 'gtk_widget_get_preferred_.*@libgtk-3' gtk3-layout-bench" \
   "$work/g.uf" "$work/g.uf.why" "$work/g.uf.proof" "$pl" "$lh" "%.2f"
+echo
+if [ -s "$work/g.perf.proof" ] && [ -s "$work/g.lh.proof" ]; then
+  if cmp -s "$work/g.lh.proof" "$work/g.perf.proof"; then
+    echo "Same work: in each of the $rounds rounds perf's uprobes counted exactly the layout calls LoopHunter counted."
+  else
+    echo "perf's uprobes and LoopHunter counted different layout calls (round by round:"
+    echo "LoopHunter $(paste -sd';' "$work/g.lh.proof"); perf $(paste -sd';' "$work/g.perf.proof"))."
+  fi
+fi
