@@ -47,6 +47,33 @@ struct PreloadLinkageTests {
         }
     }
 
+    @Test("the summary lists LoopHunter's own memory: every table it mapped, mapped and resident")
+    func memoryInSummary() throws {
+        try Native.ensureBuilt()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lh-memory-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let run = HostRun.underPreload([Native.demo, "healthy"], dir: dir, extra: ["LOOPHUNTER_TABLE_SLOTS": "4096"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix("summary-") })
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))) as? [String: Any])
+        let memory = try #require(summary["memory"] as? [String: Any], "\(summary.keys)")
+        let parts = try #require(memory["parts"] as? [[String: Any]])
+        func part(_ what: String) -> (mapped: Int, resident: Int)? {
+            guard let p = parts.first(where: { $0["what"] as? String == what }) else { return nil }
+            return ((p["mapped_bytes"] as? Int) ?? -1, (p["resident_bytes"] as? Int) ?? -1)
+        }
+        // The table is LOOPHUNTER_TABLE_SLOTS slots of 64 bytes; the demo laid views out, so some are resident.
+        let slots = try #require(part("table: slots"), "\(parts)")
+        #expect(slots.mapped == 4096 * 64 && slots.resident > 0 && slots.resident <= slots.mapped)
+        let records = try #require(part("thread records and iteration history"))
+        #expect(records.resident > 0 && records.resident <= records.mapped)
+        let data = try #require(part("preload data and bss"))
+        #expect(data.mapped > 0 && data.resident > 0)
+        let total = parts.reduce(0) { $0 + (($1["resident_bytes"] as? Int) ?? 0) }
+        #expect(memory["resident_bytes"] as? Int == total && total > 0)
+        #expect(memory["mappings_not_listed"] as? Int == 0)
+    }
+
     @Test("exports only the hook table and the loophunter_* API")
     func exports() throws {
         try Native.ensureBuilt()

@@ -79,7 +79,7 @@ struct ShipDeliveryTests {
                       try Data(contentsOf: CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile)))
         let expected = Set(try ReportDirectory.reportIds(in: reports.path))
         // The same files in a second directory (hard links: the same bytes), one per encoding.
-        var twin = try ShipReports("encodings-twin")
+        let twin = try ShipReports("encodings-twin")
         defer { twin.remove() }
         for name in reports.reportNames {
             try FileManager.default.linkItem(atPath: reports.path + "/" + name, toPath: twin.path + "/" + name)

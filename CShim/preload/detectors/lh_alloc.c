@@ -443,8 +443,7 @@ static _Atomic int layouts_charged;
 /* A block allocated while a layout runs: charged to its object too. */
 static inline void charge_owner(lh_slot *owner, size_t n) {
     lh_slot_alloc *a = lh_table_alloc_of(&lh_proc.table, owner);
-    if (LH_UNLIKELY(lh_load_relaxed(&a->bytes) == 0) && lh_load_relaxed(&layouts_charged) == 0)
-        lh_store_relaxed(&layouts_charged, 1);
+    lh_store_relaxed(&layouts_charged, 1); /* a store, no test: the malloc path keeps its registers */
     lh_owner_add(&a->bytes, n);
     lh_owner_add(&a->calls, 1);
 }
@@ -777,8 +776,8 @@ LH_EXPORT size_t malloc_usable_size(void *block) {
 
 static int init(void) {
     size_t bytes = LH_ALLOC_POOL * sizeof(lh_alloc_counts);
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) return -errno;
+    void *mem = lh_map("allocation counters", bytes);
+    if (mem == NULL) return -errno;
     pool = mem;
     exit_key_ok = pthread_key_create(&exit_key, counts_exit) == 0;
     return 0;

@@ -552,8 +552,8 @@ static void start_watchdog(void) {
     if (!lh_cas_relaxed(&watchdog_started, &expected, 1))
         return;
     if (scan_mem == NULL) {
-        void *mem = mmap(NULL, sizeof(scan_area), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mem == MAP_FAILED) return;
+        void *mem = lh_map("stall watchdog scan area", sizeof(scan_area));
+        if (mem == NULL) return;
         scan_mem = mem;
     }
     lh_store_relaxed(&stall_signal, claim_signal());

@@ -57,8 +57,8 @@ static __thread uint64_t left_loop_ns __attribute__((tls_model("initial-exec")))
 
 static int init(void) {
     size_t bytes = sizeof(lh_timer_rec) * LH_TIMERS;
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) return -errno;
+    void *mem = lh_map("timer records", bytes);
+    if (mem == NULL) return -errno;
     recs = mem;
     return 0;
 }

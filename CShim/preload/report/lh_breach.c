@@ -128,8 +128,8 @@ void lh_breach_init(void) {
 
 void lh_breach_prepare(void) {
     if (shared_scratch != NULL) return;
-    void *mem = mmap(NULL, scratch_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem != MAP_FAILED) shared_scratch = mem;
+    void *mem = lh_map("report scratch", scratch_bytes());
+    if (mem != NULL) shared_scratch = mem;
 }
 
 void lh_breach_after_fork(void) {

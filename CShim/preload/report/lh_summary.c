@@ -180,6 +180,8 @@ static void compose(lh_json *j, lh_summary_state state) {
     lh_json_string(j, "ended", ended); /* (schema 1.4 readers: the time of this version) */
     lh_json_u64(j, "duration_ms", (lh_now_ns() - lh_proc.start_ns) / 1000000);
 
+    lh_memory_json(j);
+
     lh_json_begin_object(j, "config");
     lh_config_visit(&lh_proc.cfg, config_entry, j);
     lh_json_end_object(j);
@@ -315,8 +317,8 @@ static void give_busy(void) {
 
 static char *shared_buffer(void) {
     if (buffer == NULL) {
-        void *mem = mmap(NULL, SUMMARY_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mem != MAP_FAILED) buffer = mem;
+        void *mem = lh_map("summary buffer", SUMMARY_BYTES);
+        if (mem != NULL) buffer = mem;
     }
     return buffer;
 }

@@ -46,9 +46,8 @@ static _Atomic uint64_t born, released, taken_over, gone_reads;
 static _Atomic uint64_t live;
 
 int lh_cause_init(void) {
-    void *mem = mmap(NULL, sizeof(cause_rec) * LH_CAUSE_RECORDS, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) return -errno;
+    void *mem = lh_map("cause records", sizeof(cause_rec) * LH_CAUSE_RECORDS);
+    if (mem == NULL) return -errno;
     recs = mem;
     return 0;
 }

@@ -313,6 +313,18 @@ void lh_prime_unwinder(void) LH_HIDDEN;
 /* At start-up, before LoopHunter is ready: notices a ThreadSanitizer runtime (see lh_unwind.h). */
 void lh_unwinder_init(void) LH_HIDDEN;
 
+/* ---- LoopHunter's own memory (lh_memory.c) -------------------------------------------------------- */
+
+/* Maps `bytes` of zero-filled private memory (only touched pages become resident) and notes it
+ * under `what` (static text) for the summary. NULL: not mapped. Any thread; no lock, no malloc. */
+void *lh_map(const char *what, size_t bytes) LH_HIDDEN;
+/* Notes a mapping made elsewhere (the table's, made by lh_table_init). */
+void lh_memory_init(void) LH_HIDDEN; /* start-up: notes the preload's own data and bss */
+void lh_note_mapping(const char *what, const void *mem, size_t bytes) LH_HIDDEN;
+struct lh_json;
+/* The summary's `memory`: each noted mapping and the preload's data and bss, mapped and resident. */
+void lh_memory_json(struct lh_json *j) LH_HIDDEN;
+
 /* ---- the host's own functions (lh_host.c) --------------------------------------------------------- */
 
 /* The host's own definition of function (or variable) `name`: GLib's, GTK's, toykit's..., in
@@ -327,6 +339,7 @@ void *lh_host_data(const char *name) LH_HIDDEN;
  * by the first thread that asks; a thread that asks while another maps it, or after the mapping
  * failed, gets NULL and goes without. Zero-initialized: unmapped. */
 typedef struct lh_lazy_map {
+    const char *what;  /* its name in the summary's `memory` (static text, set where it is defined) */
     _Atomic int state; /* 0 unmapped, 1 mapping, 2 mapped, 3 failed */
     void *mem;         /* written once, before state becomes 2 (release) */
 } lh_lazy_map;

@@ -165,10 +165,17 @@ bool lh_init_slow(void) {
     lh_proc.cfg.families |= LH_FAMILY_PROCESS; /* not selectable: on whenever LoopHunter is */
     if (lh_proc.cfg.disable) goto out;
     read_identity();
+    lh_memory_init();
     ssize_t n = readlink("/proc/self/exe", lh_proc.exe, sizeof lh_proc.exe - 1);
     lh_proc.exe[n > 0 ? n : 0] = '\0';
 
     int err = lh_table_init(&lh_proc.table, lh_proc.cfg.table_slots);
+    if (err == 0) {
+        lh_table *tb = &lh_proc.table;
+        lh_note_mapping("table: slots", tb->slots, tb->capacity * sizeof(lh_slot));
+        lh_note_mapping("table: sizes", (const void *)tb->sizes, tb->capacity * LH_SIZE_RING * sizeof(uint64_t));
+        lh_note_mapping("table: allocation figures", tb->allocs, tb->capacity * sizeof(lh_slot_alloc));
+    }
     if (err == 0) err = lh_thread_init();
     if (err != 0) {
         lh_say("loophunter: could not map ", "its tables", "; LoopHunter is off for this process");
@@ -213,8 +220,8 @@ __attribute__((destructor)) static void lh_destructor(void) {
 void *lh_lazy_map_now(lh_lazy_map *m, size_t bytes) {
     int st = 0;
     if (!lh_cas_relaxed(&m->state, &st, 1)) return lh_lazy_map_peek(m); /* another thread maps (or mapped) it */
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) {
+    void *mem = lh_map(m->what, bytes);
+    if (mem == NULL) {
         lh_store_relaxed(&m->state, 3);
         return NULL;
     }

@@ -198,8 +198,8 @@ static size_t records_bytes(void) {
 }
 
 int lh_thread_init(void) {
-    void *mem = mmap(NULL, records_bytes(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) return -errno;
+    void *mem = lh_map("thread records and iteration history", records_bytes());
+    if (mem == NULL) return -errno;
     lh_proc.records = mem;
     thread_exit_key_ok = pthread_key_create(&thread_exit_key, thread_exit) == 0;
     return 0;

@@ -160,7 +160,7 @@ typedef struct source_rec {
     _Atomic lh_cause_ref cause; /* the cause its first dispatch runs with (0: none, or dispatched) */
 } source_rec;
 
-static lh_lazy_map sources_map;       /* source_rec[SOURCES], mapped on first use */
+static lh_lazy_map sources_map = {.what = "GLib source records"}; /* source_rec[SOURCES], mapped on first use */
 static _Atomic size_t sources_high;   /* records [0, high) were claimed at some point */
 static _Atomic uint32_t sources_next;
 static _Atomic uint64_t sources_full; /* stat */

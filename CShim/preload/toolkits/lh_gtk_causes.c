@@ -203,7 +203,7 @@ typedef struct wrapped {
     _Atomic lh_cause_ref cause;   /* tick callbacks: the cause of the first dispatch (0: none) */
 } wrapped;
 
-static lh_lazy_map pool_map;         /* wrapped[TRAMPOLINES], mapped on first use */
+static lh_lazy_map pool_map = {.what = "GTK callback trampolines"}; /* wrapped[TRAMPOLINES], mapped on first use */
 static _Atomic uint32_t next_claim;
 static _Atomic uint64_t ticks_wrapped, handlers_wrapped, pool_full;
 
