@@ -340,7 +340,15 @@ lh_slot *lh_layout_first_of_epoch(lh_tls *t, unsigned hook, const void *object, 
     return lh_layout_count(t, hook, object, size);
 }
 
-/* For callers that are not a layout wrapper (GTK's class-vfunc wrappers). */
+lh_slot *lh_layout_count_slot(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t size) {
+    lh_layout_tls_data.calls++;
+    lh_thread_rec *r = t->rec;
+    if (LH_LIKELY(r != NULL)) lh_owner_add(&r->hook_calls[hook], 1);
+    return lh_layout_count_in(t, s, hook, object, size);
+}
+
+/* Every case of counting, for callers that are not a layout wrapper (GTK's class-vfunc wrappers,
+ * when lh_layout_count_common did not apply). */
 lh_slot *lh_layout_count(lh_tls *t, unsigned hook, const void *object, uint64_t size) {
     return lh_layout_count_inline(t, hook, object, size);
 }

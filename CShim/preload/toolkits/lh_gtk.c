@@ -67,14 +67,39 @@ static _Atomic uint64_t frame_clocks, sweeps, forgotten;
  * One out-of-line copy per hook (the hook is a constant in it), shared by every wrapper. */
 #define VFUNC_SKIPPED ((lh_slot *)1)
 
+/* Every case but the common one: count and make the widget the owner. `home`: as
+ * lh_layout_count_common left it. */
+static LH_NOINLINE lh_slot *vfunc_count(lh_tls *t, const void *object, unsigned hook, uint64_t size, lh_slot *home,
+                                        lh_slot *outer) {
+    lh_slot *slot = home != NULL ? lh_layout_count_slot(t, home, hook, object, size) : lh_layout_count(t, hook, object, size);
+    if (LH_LIKELY(slot != NULL)) t->layout_owner = slot;
+    return outer;
+}
+
+static lh_slot *vfunc_enter_measure(const void *object);
+static lh_slot *vfunc_enter_allocate(const void *object, uint64_t size);
+
+/* LoopHunter not ready yet (or off): initialise it, then enter as usual if it is on. */
+static LH_NOINLINE lh_slot *vfunc_enter_unready(const void *object, unsigned hook, uint64_t size) {
+    if (!lh_active(LH_FAMILY_LAYOUT)) return VFUNC_SKIPPED;
+    return hook == LH_HOOK_gtk_measure ? vfunc_enter_measure(object) : vfunc_enter_allocate(object, size);
+}
+
+/* The common case calls nothing (lh_layout_count_common), so that the enter functions need no
+ * registers saved on it; every other case is a tail call. */
 static inline __attribute__((always_inline)) lh_slot *vfunc_enter(const void *object, unsigned hook, uint64_t size) {
     lh_tls *t = &lh_tls_data;
-    if (LH_UNLIKELY(t->guard != 0) || !lh_active(LH_FAMILY_LAYOUT)) return VFUNC_SKIPPED;
+    if (LH_UNLIKELY(t->guard != 0)) return VFUNC_SKIPPED;
+    /* acquire: pairs with the release that publishes the initialised lh_proc (as in lh_active). */
+    if (LH_UNLIKELY(lh_load_acquire(&lh_state) != LH_STATE_READY)) return vfunc_enter_unready(object, hook, size);
+    if (LH_UNLIKELY((lh_proc.cfg.families & LH_FAMILY_LAYOUT) == 0)) return VFUNC_SKIPPED;
     lh_slot *outer = t->layout_owner;
     /* relaxed: the owner is a slot of an object this thread is laying out (lh_table.h). */
     if (outer != NULL && lh_load_relaxed(&outer->key) == lh_table_key(object, hook)) return outer; /* a chain-up */
-    lh_slot *slot = lh_layout_count_inline(t, hook, object, size);
-    if (LH_LIKELY(slot != NULL)) t->layout_owner = slot;
+    lh_slot *home;
+    lh_slot *slot = lh_layout_count_common(t, hook, object, &home);
+    if (LH_UNLIKELY(slot == NULL)) return vfunc_count(t, object, hook, size, home, outer);
+    t->layout_owner = slot;
     return outer;
 }
 
