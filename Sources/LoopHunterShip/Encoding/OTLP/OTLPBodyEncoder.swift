@@ -33,85 +33,15 @@ struct OTLPBodyEncoder: Sendable {
     }
 
     /// A LogRecord's bytes. JSON: the generated message, encoded by swift-protobuf. Protobuf: the
-    /// same message, encoded by swift-protobuf in pieces that are joined as the wire format joins
-    /// them: the record without its attributes, then each attribute (field 6); a value that nests
-    /// arrays or maps (a stack of frames, the callback chain of a cause) is split at each array
-    /// and map that holds more of them, and every flat piece (a frame's map, a string) is a
-    /// generated message encoded by swift-protobuf.
-    ///
-    /// swift-protobuf writes a nested message's length by computing its size, which visits the
-    /// whole nested message again at every level it is nested in: a frame's fields, seven to nine
-    /// levels down in a record, were sized that many times, most of the shipper's CPU time. In
-    /// pieces, no piece is deeper than a frame's map. The bytes decode to the same LogRecord
-    /// (tested), with the attributes after the record's other fields, which protobuf allows.
+    /// record's own fields encoded by swift-protobuf from the generated message, then its attributes
+    /// (field 6, most of its bytes) written by ``OTLPAttributeWriter`` in one pass. The bytes decode
+    /// to the same LogRecord (tested), with the attributes after the record's other fields, which
+    /// protobuf allows.
     func record(_ record: OTLPLogRecord) throws -> Data {
         guard encoding == .protobuf else { return try encode(OTLPMessages.record(record)) }
-        var body: Data = try OTLPMessages.record(record, attributes: false).serializedBytes()
-        for attribute in record.attributes {
-            let keyValue = try Self.protobufKeyValue(attribute)
-            Self.appendHeader(field: 6, length: keyValue.count, to: &body) // LogRecord.attributes
-            body.append(keyValue)
-        }
-        return body
-    }
-
-    // Field numbers (common.proto): KeyValue.key = 1, .value = 2; AnyValue.array_value = 5,
-    // .kvlist_value = 6; ArrayValue.values = 1; KeyValueList.values = 1.
-
-    /// A KeyValue in protobuf: whole when its value is flat, else its key and its value in pieces.
-    private static func protobufKeyValue(_ attribute: OTLPKeyValue) throws -> Data {
-        guard nests(attribute.value) else { return try OTLPMessages.keyValue(attribute).serializedBytes() }
-        var keyOnly = Opentelemetry_Proto_Common_V1_KeyValue()
-        keyOnly.key = attribute.key
-        var keyValue: Data = try keyOnly.serializedBytes()
-        let value = try protobufAnyValue(attribute.value)
-        appendHeader(field: 2, length: value.count, to: &keyValue)
-        keyValue.append(value)
-        return keyValue
-    }
-
-    /// An AnyValue in protobuf: whole when flat; an array or map that nests, element by element.
-    private static func protobufAnyValue(_ value: OTLPAnyValue) throws -> Data {
-        var elements = Data()
-        let field: Int
-        switch value {
-        case .array(let values) where nests(value):
-            for element in values {
-                let bytes = try protobufAnyValue(element)
-                appendHeader(field: 1, length: bytes.count, to: &elements)
-                elements.append(bytes)
-            }
-            field = 5
-        case .keyValues(let values) where nests(value):
-            for element in values {
-                let bytes = try protobufKeyValue(element)
-                appendHeader(field: 1, length: bytes.count, to: &elements)
-                elements.append(bytes)
-            }
-            field = 6
-        default:
-            return try OTLPMessages.anyValue(value).serializedBytes()
-        }
-        var bytes = Data(capacity: elements.count + 6)
-        appendHeader(field: field, length: elements.count, to: &bytes)
-        bytes.append(elements)
-        return bytes
-    }
-
-    /// Whether a value holds arrays or maps (is more than a scalar, or a map or array of scalars).
-    private static func nests(_ value: OTLPAnyValue) -> Bool {
-        switch value {
-        case .array(let values): return values.contains(where: isComposite)
-        case .keyValues(let values): return values.contains { isComposite($0.value) }
-        default: return false
-        }
-    }
-
-    private static func isComposite(_ value: OTLPAnyValue) -> Bool {
-        switch value {
-        case .array, .keyValues: return true
-        default: return false
-        }
+        var body: [UInt8] = try OTLPMessages.record(record, attributes: false).serializedBytes()
+        for attribute in record.attributes { OTLPAttributeWriter.append(attribute, asField: 6, to: &body) } // LogRecord.attributes
+        return Data(body)
     }
 
     /// The bytes of a request before any group: `{"resourceLogs":[` `]}` in JSON, none in protobuf.
