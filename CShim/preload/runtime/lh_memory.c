@@ -8,7 +8,7 @@
  * lh_memory_init runs once at start-up (dl_iterate_phdr: the loader's lock, never inside a hook).
  * lh_memory_json runs in the summary writer: it only asks the kernel which pages are resident
  * (mincore, made as a raw system call so that it never reaches our own mincore hook) into a stack
- * buffer.
+ * buffer, and not at all inside a seccomp sandbox, whose filter may kill the process for it.
  */
 #define _GNU_SOURCE
 #include <link.h>
@@ -90,6 +90,9 @@ void lh_memory_init(void) { dl_iterate_phdr(self_cb, NULL); }
 
 void lh_memory_json(lh_json *j) {
     lh_json_begin_object(j, "memory");
+    /* Inside a seccomp sandbox a system call its filter does not allow may kill the process: no
+     * mincore there (resident sizes are then null). */
+    bool ask = !lh_sandboxed();
     uint64_t mapped = 0, total = 0;
     lh_json_begin_array(j, "parts");
     size_t n = lh_load_relaxed(&claimed);
@@ -97,18 +100,24 @@ void lh_memory_json(lh_json *j) {
         /* acquire: pairs with the release in lh_note_mapping (NULL: still being noted). */
         const char *what = lh_load_acquire(&mappings[i].what);
         if (what == NULL) continue;
-        uint64_t rss = resident(mappings[i].mem, mappings[i].bytes);
+        uint64_t rss = ask ? resident(mappings[i].mem, mappings[i].bytes) : 0;
         lh_json_begin_object(j, NULL);
         lh_json_string(j, "what", what);
         lh_json_u64(j, "mapped_bytes", mappings[i].bytes);
-        lh_json_u64(j, "resident_bytes", rss);
+        if (ask)
+            lh_json_u64(j, "resident_bytes", rss);
+        else
+            lh_json_null(j, "resident_bytes");
         lh_json_end_object(j);
         mapped += mappings[i].bytes;
         total += rss;
     }
     lh_json_end_array(j);
     lh_json_u64(j, "mapped_bytes", mapped);
-    lh_json_u64(j, "resident_bytes", total);
+    if (ask)
+        lh_json_u64(j, "resident_bytes", total);
+    else
+        lh_json_null(j, "resident_bytes");
     lh_json_u64(j, "mappings_not_listed", n > LH_MAPPINGS ? n - LH_MAPPINGS : 0);
     lh_json_end_object(j);
 }
