@@ -43,8 +43,15 @@ bool lh_unwinder_load(void) {
     }
     if (api.backtrace == NULL || api.getcontext == NULL || api.init_local == NULL || api.get_reg == NULL ||
         api.step == NULL) {
-        lh_diag("loophunter: could not load " LH_LIBUNWIND " (install the libunwind8 package): reports are written "
-                "without stacks");
+        /* dlerror's text was made by the failing call (no allocation here); say it and what to do. */
+        const char *why = dlerror();
+        char mem[512];
+        lh_buf line;
+        lh_buf_init(&line, mem, sizeof mem);
+        lh_buf_put(&line, "loophunter: could not load " LH_LIBUNWIND " (");
+        lh_buf_put_clipped(&line, why != NULL ? why : "a function is missing from it", 300);
+        lh_buf_put(&line, "): reports are written without stacks; install the libunwind8 package");
+        lh_diag(line.data);
         return false;
     }
     lh_unw = api;
