@@ -341,9 +341,7 @@ lh_slot *lh_layout_first_of_epoch(lh_tls *t, unsigned hook, const void *object, 
 }
 
 lh_slot *lh_layout_count_slot(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t size) {
-    lh_layout_tls_data.calls++;
-    lh_thread_rec *r = t->rec;
-    if (LH_LIKELY(r != NULL)) lh_owner_add(&r->hook_calls[hook], 1);
+    lh_layout_note_call(t, &lh_layout_tls_data, hook);
     return lh_layout_count_in(t, s, hook, object, size);
 }
 

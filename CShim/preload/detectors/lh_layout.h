@@ -96,6 +96,13 @@ static inline __attribute__((always_inline)) void lh_layout_note_max(const lh_tl
     lh_store_relaxed(&lt->max_iteration, t->iteration);
 }
 
+/* One layout call of the thread's epoch: its history's count and its record's per-hook count. */
+static inline __attribute__((always_inline)) void lh_layout_note_call(const lh_tls *t, lh_layout_tls *l, unsigned hook) {
+    l->calls++;
+    lh_thread_rec *r = t->rec;
+    if (LH_LIKELY(r != NULL)) lh_owner_add(&r->hook_calls[hook], 1);
+}
+
 /* Counts the call in slot `s`; the detectors' cases are calls out. */
 static inline __attribute__((always_inline)) lh_slot *lh_layout_count_in(lh_tls *t, lh_slot *s, unsigned hook,
                                                                          const void *object, uint64_t size) {
@@ -141,9 +148,7 @@ static inline __attribute__((always_inline)) lh_slot *lh_layout_count_common(lh_
     if (LH_UNLIKELY(count == lh_layout_limit.storm_at || count == lh_layout_limit.storm_member_at)) return NULL;
     lh_store_relaxed(&s->count, tag | count);
     lh_owner_add(&s->total, 1);
-    l->calls++;
-    lh_thread_rec *r = t->rec;
-    if (LH_LIKELY(r != NULL)) lh_owner_add(&r->hook_calls[hook], 1);
+    lh_layout_note_call(t, l, hook);
     lh_layout_thread *lt = l->thread;
     if (LH_UNLIKELY(lt != NULL && count > lh_load_relaxed(&lt->max_count))) lh_layout_note_max(t, lt, s, hook, object, count);
     return s;
@@ -158,9 +163,7 @@ static inline __attribute__((always_inline)) lh_slot *lh_layout_count_inline(lh_
                                                                              const void *object, uint64_t size) {
     lh_layout_tls *l = &lh_layout_tls_data;
     if (LH_UNLIKELY(l->epoch != t->epoch || t->epoch == 0)) return lh_layout_first_of_epoch(t, hook, object, size);
-    l->calls++;
-    lh_thread_rec *r = t->rec;
-    if (LH_LIKELY(r != NULL)) lh_owner_add(&r->hook_calls[hook], 1);
+    lh_layout_note_call(t, l, hook);
     lh_slot *s = lh_table_slot_home(&lh_proc.table, object, hook);
     if (LH_UNLIKELY(s == NULL)) return lh_layout_probed(t, hook, object, size);
     return lh_layout_count_in(t, s, hook, object, size);

@@ -35,7 +35,7 @@ enum OTLPAttributeWriter {
             out.append(flag ? 1 : 0)
         case .int(let number):
             out.append(tag(3, varint))
-            appendVarint(UInt64(bitPattern: number), &out)
+            appendVarint(UInt64(bitPattern: number), to: &out)
         case .double(let number):
             out.append(tag(4, fixed64))
             withUnsafeBytes(of: number.bitPattern.littleEndian) { out.append(contentsOf: $0) }
@@ -56,7 +56,7 @@ enum OTLPAttributeWriter {
         out.append(tag(field, lengthDelimited))
         var text = text
         text.withUTF8 { bytes in
-            appendVarint(UInt64(bytes.count), &out)
+            appendVarint(UInt64(bytes.count), to: &out)
             out.append(contentsOf: bytes)
         }
     }
@@ -67,21 +67,18 @@ enum OTLPAttributeWriter {
         out.append(tag(field, lengthDelimited))
         let start = out.count
         body(&out)
-        var length = UInt64(out.count - start)
+        let length = UInt64(out.count - start)
         if length < 0x80 {
             out.insert(UInt8(length), at: start)
             return
         }
         var prefix: [UInt8] = []
-        while length >= 0x80 {
-            prefix.append(UInt8(length & 0x7f) | 0x80)
-            length >>= 7
-        }
-        prefix.append(UInt8(length))
+        appendVarint(length, to: &prefix)
         out.insert(contentsOf: prefix, at: start)
     }
 
-    private static func appendVarint(_ value: UInt64, _ out: inout [UInt8]) {
+    /// A varint (the request assembly's lengths use it too: ``OTLPBodyEncoder``).
+    static func appendVarint<Bytes: RangeReplaceableCollection<UInt8>>(_ value: UInt64, to out: inout Bytes) {
         var rest = value
         while rest >= 0x80 {
             out.append(UInt8(rest & 0x7f) | 0x80)

@@ -128,11 +128,6 @@ struct OTLPBodyEncoder: Sendable {
 
     static func appendHeader(field: Int, length: Int, to body: inout Data) {
         body.append(UInt8(field << 3 | 2)) // wire type 2: length-delimited
-        var rest = UInt64(length)
-        while rest >= 0x80 {
-            body.append(UInt8(rest & 0x7f) | 0x80)
-            rest >>= 7
-        }
-        body.append(UInt8(rest))
+        OTLPAttributeWriter.appendVarint(UInt64(length), to: &body)
     }
 }
