@@ -212,6 +212,33 @@ static int loaded_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     return c->found;
 }
 
+typedef struct own_ctx {
+    const char *name;
+    uintptr_t self;
+    lh_symbol_hit hit;
+} own_ctx;
+
+static int own_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    own_ctx *c = arg;
+    if (!contains(info, c->self)) return 0;
+    module_tables t;
+    uint32_t index = tables_of(info, &t) ? lookup(&t, c->name, false) : 0;
+    if (index != 0) {
+        c->hit.address = address_of(info, &t, index);
+        c->hit.module_base = info->dlpi_addr;
+        c->hit.module = info->dlpi_name != NULL ? info->dlpi_name : "";
+    }
+    return 1;
+}
+
+bool lh_symbol_own(const char *name, const void *self, lh_symbol_hit *out) {
+    own_ctx c = {.name = name, .self = (uintptr_t)self};
+    dl_iterate_phdr(own_cb, &c);
+    *out = c.hit;
+    return out->address != NULL;
+}
+
 bool lh_symbol_is_loaded(const void *address) {
     loaded_ctx c = {(uintptr_t)address, false};
     dl_iterate_phdr(loaded_cb, &c);

@@ -35,6 +35,7 @@ int scenario_stall(void);
 int scenario_slow_window(void);
 int scenario_timer_storm(void);
 int scenario_timer_dangling(void);
+int scenario_attach_target(void);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t demo_now_ns(void);

@@ -27,6 +27,8 @@ static const Scenario scenarios[] = {
     {"slow-window", "a window whose first frame waits 2.7 s behind three start-up callbacks", scenario_slow_window},
     {"timer-storm", "10 tooltip timers leaked per refresh, then 300 zero-delay timers of one callback", scenario_timer_storm},
     {"timer-dangling", "a progress timer that keeps firing after its Download was freed", scenario_timer_dangling},
+    {"attach-target", "runs TOYKIT_RUN_MS (20000) ms; the toolbar loop from TOYKIT_LOOP_AFTER_MS on (never by default)",
+     scenario_attach_target},
 };
 #define SCENARIO_COUNT (sizeof scenarios / sizeof scenarios[0])
 

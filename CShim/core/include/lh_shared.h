@@ -12,8 +12,8 @@
 
 /* Report and summary files: docs/report-schema.md. A new field is a new minor version. */
 #define LH_SCHEMA_MAJOR 1
-#define LH_SCHEMA_MINOR 8
-#define LH_SCHEMA_VERSION "1.8"
+#define LH_SCHEMA_MINOR 9
+#define LH_SCHEMA_VERSION "1.9"
 #define LH_VERSION_STRING "0.1.0" /* the preload's own version, in every summary */
 
 /* Report kinds: X(id, name). Ids are LH_KIND_<id>; names are the files' `kind`. */
@@ -79,6 +79,17 @@ enum {
     X("libwx_gtk", "wxWidgets", 0)                                                                  \
     X("libwx_baseu", "wxWidgets", 0)                                                                \
     X("libawt_xawt.so", "Java AWT", 0)
+
+/* What the preload's loophunter_attach / loophunter_detach return to `loophunter attach` (its
+ * injector reads the int the call returned): interpose/lh_attach.c. */
+enum lh_attach_result {
+    LOOPHUNTER_ATTACH_OK = 0,            /* attached (detached) */
+    LOOPHUNTER_ATTACH_PRELOADED = 1,     /* the process runs under the preload already (loophunter run) */
+    LOOPHUNTER_ATTACH_RUNNING = 2,       /* a session is attached already */
+    LOOPHUNTER_ATTACH_NO_CONTROL = 3,    /* the control file could not be read by the process */
+    LOOPHUNTER_ATTACH_OFF = 4,           /* LoopHunter could not start (LOOPHUNTER_DISABLE, no memory) */
+    LOOPHUNTER_ATTACH_NOT_ATTACHED = 5,  /* detach: no session is attached (it ended by itself) */
+};
 
 /* The tables as data (lh_shared.c), for Swift and for C code that needs a name. */
 extern const char *const lh_kind_names[LH_KIND_COUNT];

@@ -42,6 +42,10 @@ bool lh_symbol_first_data(const char *name, const void *self, lh_symbol_hit *out
 
 /* Whether `address` lies in a loaded module now (after a dlclose a cached pointer may not). */
 bool lh_symbol_is_loaded(const void *address) LH_HIDDEN;
+/* The definition of function `name` in the module that contains `self` only (`loophunter attach`:
+ * our own exported wrapper, which a lookup by name from our own code would not give when this
+ * library was loaded with RTLD_LOCAL after the host's). */
+bool lh_symbol_own(const char *name, const void *self, lh_symbol_hit *out) LH_HIDDEN;
 
 /* A number that changes whenever a module is loaded or unloaded (the loader's counters); one
  * dl_iterate_phdr call that stops at the first module. */

@@ -775,6 +775,7 @@ LH_EXPORT size_t malloc_usable_size(void *block) {
 /* ---- set-up, epochs, reports, summary ----------------------------------------------------------- */
 
 static int init(void) {
+    if (pool != NULL) return 0; /* a later attach session: mapped by the first */
     size_t bytes = LH_ALLOC_POOL * sizeof(lh_alloc_counts);
     void *mem = lh_map("allocation counters", bytes);
     if (mem == NULL) return -errno;

@@ -64,9 +64,14 @@ static lh_stall_rec *stall_of(const lh_thread_rec *r) { return &recs[lh_record_i
 
 static void start_watchdog(void);
 
-/* 0: not started; 1: started (a once-flag per process); 2: never in this process: the child of a
- * fork, where starting a thread is not async-signal-safe (POSIX) and ThreadSanitizer refuses it. */
+/* 0: not started; 1: started (a once-flag per process, or per `loophunter attach` session); 2: never
+ * in this process: the child of a fork, where starting a thread is not async-signal-safe (POSIX)
+ * and ThreadSanitizer refuses it. */
 static _Atomic int watchdog_started;
+/* An attach session ends: the watchdog leaves its loop (relaxed: polled at each wake-up; the join
+ * that follows orders the rest). */
+static _Atomic bool watchdog_stop;
+static pthread_t watchdog_thread;    /* written by the starter before anyone joins (under the once-flag) */
 static _Atomic int stall_signal;     /* our real-time signal; 0: none (scan only) */
 
 /* Statistics for the summary (relaxed counters). */
@@ -521,18 +526,25 @@ static void *watchdog_main(void *arg) {
     uint64_t tick = stall_ns() / 8;
     if (tick < 10000000u) tick = 10000000u;
     if (tick > 500000000u) tick = 500000000u;
-    for (;;) {
+    while (!lh_load_relaxed(&watchdog_stop)) {
         struct timespec ts = {(time_t)(tick / 1000000000u), (long)(tick % 1000000000u)};
         while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR) {
         }
+        if (lh_load_relaxed(&watchdog_stop)) break;
         lh_add_relaxed(&stat_wakeups, 1); /* stat */
         check_threads(t);
     }
     return NULL;
 }
 
-/* Picks the highest real-time signal nobody handles and installs our handler on it. */
+/* Picks the highest real-time signal nobody handles and installs our handler on it. A later
+ * attach session keeps the one an earlier session installed (it stays ours: a signal the last
+ * watchdog sent may still be on its way, so the handler is never taken away). */
 static int claim_signal(void) {
+    int kept = lh_load_relaxed(&stall_signal);
+    struct sigaction now;
+    if (kept != 0 && sigaction(kept, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) != 0 && now.sa_sigaction == on_signal)
+        return kept;
     for (int sig = SIGRTMAX; sig > SIGRTMIN + 2; sig--) {
         struct sigaction old;
         if (sigaction(sig, NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue;
@@ -563,10 +575,10 @@ static void start_watchdog(void) {
     pthread_sigmask(SIG_SETMASK, &all, &old);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    /* Joinable: an attach session that ends joins it (under the preload it runs until exit). */
     pthread_attr_setstacksize(&attr, 256 * 1024);
-    pthread_t thread;
-    int err = pthread_create(&thread, &attr, watchdog_main, NULL);
+    lh_store_relaxed(&watchdog_stop, false);
+    int err = pthread_create(&watchdog_thread, &attr, watchdog_main, NULL);
     pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (err != 0) lh_diag("loophunter: could not start the stall watchdog; stalls are reported without the stuck stack");
@@ -605,6 +617,18 @@ static void after_fork(void) {
 #undef LH_ZERO
 }
 
+/* An attach session ends: the watchdog thread is gone before this returns (the process is left
+ * with no thread of ours). Its signal handler stays (see claim_signal). */
+static void detached(void) {
+    if (lh_load_relaxed(&watchdog_started) != 1) return;
+    lh_store_relaxed(&watchdog_stop, true);
+    pthread_join(watchdog_thread, NULL);
+    lh_store_relaxed(&watchdog_started, 0);
+}
+
+/* A later attach session: after_fork said "never" (right for a child of fork, not here). */
+static void attached(void) { lh_store_relaxed(&watchdog_started, 0); }
+
 static void summary(lh_json *j) {
     if ((lh_proc.cfg.families & LH_FAMILY_STALL) == 0) {
         lh_json_null(j, "stalls");
@@ -639,6 +663,8 @@ static void thread_exit(lh_tls *t, size_t index) {
 const lh_detector lh_detector_stall = {
     .name = "stall",
     .after_fork = after_fork,
+    .attached = attached,
+    .detached = detached,
     .thread_start = thread_start,
     .thread_exit = thread_exit,
     .loop_busy = loop_busy,

@@ -56,6 +56,7 @@ static __thread uint64_t left_loop_ns __attribute__((tls_model("initial-exec")))
 #define LH_OUTSIDE_SLEEP_NS 1000000u
 
 static int init(void) {
+    if (recs != NULL) return 0; /* a later attach session: mapped by the first */
     size_t bytes = sizeof(lh_timer_rec) * LH_TIMERS;
     void *mem = lh_map("timer records", bytes);
     if (mem == NULL) return -errno;

@@ -81,6 +81,7 @@ typedef enum lh_summary_state {
     LH_SUMMARY_EXITED,   /* "exited": at exit (ELF destructor) */
     LH_SUMMARY__EXIT,    /* "_exit": in an interposed _exit or _Exit */
     LH_SUMMARY_EXEC,     /* "exec": before an interposed exec forwards */
+    LH_SUMMARY_DETACHED, /* "detached": a `loophunter attach` session ended, the process runs on */
 } lh_summary_state;
 /* At exit (ELF destructor). */
 void lh_summary_write(void) LH_HIDDEN;

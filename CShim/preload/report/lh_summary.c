@@ -149,6 +149,7 @@ static const char *const state_names[] = {
     [LH_SUMMARY_EXITED] = "exited",
     [LH_SUMMARY__EXIT] = "_exit",
     [LH_SUMMARY_EXEC] = "exec",
+    [LH_SUMMARY_DETACHED] = "detached",
 };
 
 static void compose(lh_json *j, lh_summary_state state) {
@@ -216,6 +217,17 @@ static void compose(lh_json *j, lh_summary_state state) {
     lh_json_u64(j, "dropped_calls", lh_load_relaxed(&lh_proc.table.dropped));
     lh_json_end_object(j);
 
+    /* `loophunter attach` (schema 1.9): what the session's GOT patching did; null under the preload. */
+    if (lh_proc.attached || state == LH_SUMMARY_DETACHED) {
+        lh_json_begin_object(j, "attach");
+        lh_json_u64(j, "modules", lh_load_relaxed(&lh_proc.got_modules));
+        lh_json_u64(j, "entries_redirected", lh_load_relaxed(&lh_proc.got_redirected));
+        lh_json_u64(j, "entries_left", lh_load_relaxed(&lh_proc.got_left));
+        lh_json_u64(j, "entries_unwritable", lh_load_relaxed(&lh_proc.got_unwritable));
+        lh_json_end_object(j);
+    } else {
+        lh_json_null(j, "attach");
+    }
     lh_breach_summary(j);
     lh_toolkit_found_json(j);
     for (size_t i = 0; lh_toolkits[i] != NULL; i++)
@@ -245,9 +257,11 @@ static int raw_getpid(void) {
 #endif
 }
 
-/* A child of `loophunter run` (LOOPHUNTER_LAUNCHER_PID): always worth a summary, so the run can
- * tell "loaded, saw no event loop" from "never loaded". */
-static bool launched(void) { return lh_proc.cfg.launcher_pid != 0 && (uint64_t)lh_proc.ppid == lh_proc.cfg.launcher_pid; }
+/* A child of `loophunter run` (LOOPHUNTER_LAUNCHER_PID), or a process `loophunter attach` watches:
+ * always worth a summary, so the command can tell "loaded, saw no event loop" from "never loaded". */
+static bool launched(void) {
+    return lh_proc.attached || (lh_proc.cfg.launcher_pid != 0 && (uint64_t)lh_proc.ppid == lh_proc.cfg.launcher_pid);
+}
 
 /* A process that never ran an event-loop iteration, laid anything out or breached (a shell, a
  * compiler started by the program under test) gets no summary unless `loophunter run` started it:

@@ -46,6 +46,7 @@ static _Atomic uint64_t born, released, taken_over, gone_reads;
 static _Atomic uint64_t live;
 
 int lh_cause_init(void) {
+    if (recs != NULL) return 0; /* a later attach session: kept (records of the last one are stale by epoch) */
     void *mem = lh_map("cause records", sizeof(cause_rec) * LH_CAUSE_RECORDS);
     if (mem == NULL) return -errno;
     recs = mem;

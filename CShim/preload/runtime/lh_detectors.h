@@ -25,8 +25,15 @@ typedef struct lh_detector {
     /* The end of start-up, on every row whatever its family: `ready` LoopHunter is on (the
      * allocation detector starts or stops counting here). */
     void (*started)(bool ready);
-    /* In the child of fork(), single-threaded: forget what belongs to the parent. */
+    /* In the child of fork(), single-threaded: forget what belongs to the parent. Also at the start
+     * of a later `loophunter attach` session (other threads live on, none counting): forget the
+     * last session's state. */
     void (*after_fork)(void);
+    /* `loophunter attach`: a later session has begun (after after_fork), and a session ends (the
+     * summary is written): a detector's own threads stop before `detached` returns, and may start
+     * again after `attached`. */
+    void (*attached)(void);
+    void (*detached)(void);
     /* A thread got record `index` (reused records are cleared here), or its thread exits. */
     void (*thread_start)(lh_tls *t, size_t index);
     void (*thread_exit)(lh_tls *t, size_t index);

@@ -146,6 +146,10 @@ void lh_loop_return(unsigned hook, const void *caller) {
     /* An iteration boundary of a loop thread, outside the loop library's lock (it waits without
      * it): the summary is refreshed here when due (lh_summary.c). */
     lh_summary_tick(now);
+    /* `loophunter attach`: new modules, and the session's deadline (interpose/lh_attach.c); last,
+     * since the session may end in it. */
+    void (*attach_iteration)(uint64_t) = lh_load_relaxed(&lh_proc.attach_iteration);
+    if (LH_UNLIKELY(attach_iteration != NULL)) attach_iteration(now);
 }
 
 uintptr_t lh_loop_run_begins(unsigned hook, ...) {

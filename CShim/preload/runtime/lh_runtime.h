@@ -150,13 +150,17 @@ int32_t lh_gettid(void) LH_HIDDEN;
  * record in the child of a fork. */
 int lh_thread_init(void) LH_HIDDEN;
 void lh_thread_after_fork(void) LH_HIDDEN;
+/* A new session of `loophunter attach` in a process attached before: records start from zero. */
+void lh_thread_new_session(void) LH_HIDDEN;
 
 /* A record's index in the pool: where detectors keep their per-thread state. */
 static inline size_t lh_record_index(const lh_thread_rec *r);
 
 /* ---- the process -------------------------------------------------------------------------------- */
 
-enum { LH_STATE_UNINIT = 0, LH_STATE_INITIALIZING = 1, LH_STATE_READY = 2, LH_STATE_OFF = 3 };
+/* DETACHED: loaded into a running process by `loophunter attach` and not attached now (before the
+ * first session, or after one ended): every hook forwards, nothing initialises lazily. */
+enum { LH_STATE_UNINIT = 0, LH_STATE_INITIALIZING = 1, LH_STATE_READY = 2, LH_STATE_OFF = 3, LH_STATE_DETACHED = 4 };
 
 #define LH_MAX_LOOP_RANGES 16
 #define LH_REQUEST_TOOLKITS 4
@@ -196,6 +200,18 @@ typedef struct lh_process {
 
     char messages[LH_MAX_CONFIG_MESSAGES][LH_CONFIG_MESSAGE_LEN];
     size_t message_count;
+
+    /* `loophunter attach` (interpose/lh_attach.c): this session was attached to a running process;
+     * `attach_iteration`, set by the attach layer while attached, runs at every loop iteration
+     * boundary (it rescans new modules and ends a session whose time is up). Written before the
+     * ready state is published (release), cleared before a session ends. */
+    bool attached;
+    void (*_Atomic attach_iteration)(uint64_t now);
+    /* What the session's GOT patching did (relaxed counters, read by the summary): modules whose
+     * entries were redirected, entries redirected, entries left as they were (bound elsewhere: an
+     * older symbol version, another namespace) and entries whose page could not be made writable. */
+    _Atomic uint64_t got_modules, got_redirected, got_left, got_unwritable;
+    uint64_t attach_deadline_ns; /* CLOCK_MONOTONIC: the session ends itself then (0: never) */
 } lh_process;
 
 extern lh_process lh_proc LH_HIDDEN;
@@ -204,6 +220,15 @@ extern _Atomic int lh_state LH_HIDDEN;
 static inline size_t lh_record_index(const lh_thread_rec *r) { return (size_t)(r - lh_proc.records); }
 
 bool lh_init_slow(void) LH_HIDDEN;
+/* `loophunter attach`: whether this library was loaded into a process already running (dlopen'd
+ * after libc), not preloaded; then the constructor leaves it DETACHED until a session begins. */
+bool lh_loaded_late(void) LH_HIDDEN;
+/* A session of `loophunter attach` begins with the configuration `env` (LOOPHUNTER_* entries, NULL
+ * ended): 0, or -1 when LoopHunter is not DETACHED (preloaded, or a session runs), -2 when it
+ * could not start (the messages say why). Ends with lh_session_end: counting stops, the summary is
+ * written ("detached"), the detectors stop their threads; the state is DETACHED again. */
+int lh_session_begin(char **env) LH_HIDDEN;
+void lh_session_end(void) LH_HIDDEN;
 /* Resolves every original and primes the unwinder, once per process (see lh_state.c). */
 void lh_prepare_for_breaches(void) LH_HIDDEN;
 /* Keeps a start-up message (a bad variable...) for the summary and prints it on stderr. */

@@ -11,10 +11,13 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "lh_breach.h"
@@ -141,6 +144,31 @@ static void after_fork_child(void) {
     lh_store_relaxed(&lh_proc.epoch_next, epoch); /* stays unique */
 }
 
+/* `loophunter attach`: pipes libunwind opened for itself at its first unwind (it checks addresses
+ * with mincore here, and keeps a pipe for systems without it). A session that ends must leave no
+ * descriptor of ours in the process: they are closed then (libunwind never writes to them while
+ * mincore works, and opens them again if it ever needs them). Found by probing the descriptors
+ * below 1024 before and after; only in an attached process (start-up of the preload never pays). */
+static struct { int fd; ino_t inode; } unwinder_pipes[4];
+static size_t unwinder_pipe_count;
+
+static void note_unwinder_pipes(const uint8_t *before) {
+    for (int fd = 0; fd < 1024 && unwinder_pipe_count < LH_ARRAY_COUNT(unwinder_pipes); fd++) {
+        struct stat st;
+        if (before[fd] || fcntl(fd, F_GETFD) < 0 || fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode)) continue;
+        unwinder_pipes[unwinder_pipe_count].fd = fd;
+        unwinder_pipes[unwinder_pipe_count++].inode = st.st_ino;
+    }
+}
+
+static void close_unwinder_pipes(void) {
+    for (size_t i = 0; i < unwinder_pipe_count; i++) {
+        struct stat st;
+        if (fstat(unwinder_pipes[i].fd, &st) == 0 && st.st_ino == unwinder_pipes[i].inode) close(unwinder_pipes[i].fd);
+    }
+    unwinder_pipe_count = 0;
+}
+
 void lh_prepare_for_breaches(void) {
     static _Atomic int done;
     int expected = 0;
@@ -149,26 +177,20 @@ void lh_prepare_for_breaches(void) {
     if (!lh_cas_relaxed(&done, &expected, 1)) return;
     LH_GUARDED(&lh_tls_data); /* dlopen allocates and may call hooks: they forward */
     lh_hooks_resolve();
+    static uint8_t open_before[1024];
+    if (lh_proc.attached)
+        for (int fd = 0; fd < 1024; fd++) open_before[fd] = fcntl(fd, F_GETFD) >= 0;
     if (lh_unwinder_load()) lh_prime_unwinder();
+    if (lh_proc.attached) note_unwinder_pipes(open_before);
     lh_breach_prepare();
 }
 
-bool lh_init_slow(void) {
-    int expected = LH_STATE_UNINIT;
-    /* acquire on failure: a thread that lost sees the winner's published state. */
-    if (!lh_cas_acquire_both(&lh_state, &expected, LH_STATE_INITIALIZING))
-        return expected == LH_STATE_READY;
-    LH_GUARDED(&lh_tls_data);
-    int next = LH_STATE_OFF;
-
-    lh_config_load(&lh_proc.cfg, environ, (unsigned)geteuid(), keep_message, NULL);
-    lh_proc.cfg.families |= LH_FAMILY_PROCESS; /* not selectable: on whenever LoopHunter is */
-    if (lh_proc.cfg.disable) goto out;
-    read_identity();
+/* Maps what LoopHunter keeps for the life of the process: once, at the first start-up (a later
+ * attach session reuses it). false when something could not be mapped. */
+static bool map_process_memory(void) {
+    static bool mapped;
+    if (mapped) return true;
     lh_memory_init();
-    ssize_t n = readlink("/proc/self/exe", lh_proc.exe, sizeof lh_proc.exe - 1);
-    lh_proc.exe[n > 0 ? n : 0] = '\0';
-
     int err = lh_table_init(&lh_proc.table, lh_proc.cfg.table_slots);
     if (err == 0) {
         lh_table *tb = &lh_proc.table;
@@ -177,7 +199,48 @@ bool lh_init_slow(void) {
         lh_note_mapping("table: allocation figures", tb->allocs, tb->capacity * sizeof(lh_slot_alloc));
     }
     if (err == 0) err = lh_thread_init();
-    if (err != 0) {
+    if (err != 0) return false;
+    pthread_atfork(NULL, NULL, after_fork_child);
+    mapped = true;
+    return true;
+}
+
+/* A later attach session of this process: what the last one counted is forgotten, as in a child
+ * of fork, except that the threads live on (lh_thread_new_session). */
+static void forget_last_session(void) {
+    uint64_t epoch = lh_load_relaxed(&lh_proc.epoch_next);
+    lh_table_clear(&lh_proc.table);
+    lh_thread_new_session();
+    lh_breach_after_fork();
+    lh_summary_after_fork();
+    LH_EVERY_DETECTOR(after_fork);
+    lh_store_relaxed(&lh_proc.records_exhausted, 0);
+    lh_store_relaxed(&lh_proc.recycled_threads, 0);
+    lh_store_relaxed(&lh_proc.recycled_iterations, 0);
+    lh_store_relaxed(&lh_proc.recycled_layout_calls, 0);
+    lh_store_relaxed(&lh_proc.epoch_next, epoch); /* stays unique */
+    lh_proc.message_count = 0;
+}
+
+/* Start-up from state `from` (UNINIT: the preload's first hook or constructor; DETACHED: an attach
+ * session) with the configuration in `env`. */
+static bool start(char **env, int from) {
+    int expected = from;
+    /* acquire on failure: a thread that lost sees the winner's published state. */
+    if (!lh_cas_acquire_both(&lh_state, &expected, LH_STATE_INITIALIZING))
+        return expected == LH_STATE_READY;
+    LH_GUARDED(&lh_tls_data);
+    int next = from == LH_STATE_DETACHED ? LH_STATE_DETACHED : LH_STATE_OFF;
+    bool again = lh_proc.records != NULL; /* a session after an earlier one */
+    if (again) forget_last_session();
+
+    lh_config_load(&lh_proc.cfg, env, (unsigned)geteuid(), keep_message, NULL);
+    lh_proc.cfg.families |= LH_FAMILY_PROCESS; /* not selectable: on whenever LoopHunter is */
+    if (lh_proc.cfg.disable) goto out;
+    read_identity();
+    ssize_t n = readlink("/proc/self/exe", lh_proc.exe, sizeof lh_proc.exe - 1);
+    lh_proc.exe[n > 0 ? n : 0] = '\0';
+    if (!map_process_memory()) {
         lh_say("loophunter: could not map ", "its tables", "; LoopHunter is off for this process");
         goto out;
     }
@@ -194,17 +257,76 @@ bool lh_init_slow(void) {
     /* A process with an event-loop library is a GUI program: do the costly set-up now (libunwind's
      * first capture takes 0.3-1 ms). Any other process does it when a thread first lays out or
      * runs a known loop (lh_thread_record), if ever: /bin/true or curl never pays it. */
+    lh_proc.attached = from == LH_STATE_DETACHED;
     if (lh_load_relaxed(&lh_proc.loop_range_count) > 0) lh_prepare_for_breaches();
-    pthread_atfork(NULL, NULL, after_fork_child);
     next = LH_STATE_READY;
 out:
     /* release: publishes everything initialised above to lh_active's acquire load. */
     lh_store_release(&lh_state, next);
     LH_EVERY_DETECTOR(started, next == LH_STATE_READY); /* the malloc hooks count from now on */
+    if (next == LH_STATE_READY && again) LH_EVERY_DETECTOR(attached);
     return next == LH_STATE_READY;
 }
 
+bool lh_init_slow(void) { return start(environ, LH_STATE_UNINIT); }
+
+int lh_session_begin(char **env) {
+    if (lh_load_acquire(&lh_state) != LH_STATE_DETACHED) return -1;
+    if (!start(env, LH_STATE_DETACHED)) return lh_load_acquire(&lh_state) == LH_STATE_DETACHED ? -2 : -1;
+    lh_summary_start();
+    return 0;
+}
+
+void lh_session_end(void) {
+    LH_GUARDED(&lh_tls_data);
+    /* The summary first (it needs the ready state), then nothing counts any more: the hooks still
+     * reached (a call already inside a wrapper, a vtable slot not yet given back) forward. */
+    lh_summary_leaving(LH_SUMMARY_DETACHED);
+    lh_proc.attached = false;
+    /* release: pairs with lh_active's acquire; a thread that still sees READY counts into memory
+     * that stays mapped. */
+    lh_store_release(&lh_state, LH_STATE_DETACHED);
+    LH_EVERY_DETECTOR(detached);
+    close_unwinder_pipes();
+}
+
+/* Whether libc comes before this library in the loader's list: a preloaded library (and one a
+ * program links) comes before the libraries it needs, one loaded with dlopen later comes after. */
+static int late_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    int *verdict = arg;
+    uintptr_t self = (uintptr_t)lh_loaded_late;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && self >= lo && self < lo + ph->p_memsz) {
+            *verdict = 0;
+            return 1;
+        }
+    }
+    const char *name = info->dlpi_name != NULL ? info->dlpi_name : "";
+    const char *base = strrchr(name, '/');
+    if (strcmp(base != NULL ? base + 1 : name, "libc.so.6") == 0) {
+        *verdict = 1;
+        return 1;
+    }
+    return 0;
+}
+
+bool lh_loaded_late(void) {
+    int verdict = 0;
+    dl_iterate_phdr(late_cb, &verdict);
+    return verdict == 1;
+}
+
 __attribute__((constructor)) static void lh_constructor(void) {
+    if (lh_load_acquire(&lh_state) == LH_STATE_UNINIT && lh_loaded_late()) {
+        /* Loaded by `loophunter attach`: nothing starts until a session does (loophunter_attach). */
+        int expected = LH_STATE_UNINIT;
+        /* relaxed: nothing is published with it. */
+        lh_cas_relaxed(&lh_state, &expected, LH_STATE_DETACHED);
+        return;
+    }
     if (lh_load_acquire(&lh_state) == LH_STATE_UNINIT) lh_init_slow();
     /* The summary is kept current from now on (not inside a hook that initialised us: that may be
      * a signal handler). */

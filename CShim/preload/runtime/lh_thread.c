@@ -205,6 +205,24 @@ int lh_thread_init(void) {
     return 0;
 }
 
+void lh_thread_new_session(void) {
+    /* A new attach session in a running process: the threads live on with their records (their TLS
+     * points at them), so live records keep their claim and start counting from zero; those of
+     * threads that ended during an earlier session are free again. The owners are not counting now
+     * (LoopHunter is not ready while this runs): a plain clear. */
+    size_t high = lh_load_acquire(&lh_proc.records_high);
+    for (size_t i = 0; i < high; i++) {
+        lh_thread_rec *r = &lh_proc.records[i];
+        uint32_t state = lh_load_acquire(&r->state);
+        lh_store_relaxed(&r->iterations, 0);
+        lh_store_relaxed(&r->frames, 0);
+        for (size_t h = 0; h < LH_HOOK_COUNT; h++) lh_store_relaxed(&r->hook_calls[h], 0);
+        r->history_next = 0;
+        /* release: a later claim (acquire) sees the cleared counters. */
+        if (state == LH_REC_DONE) lh_store_release(&r->state, LH_REC_FREE);
+    }
+}
+
 void lh_thread_after_fork(void) {
     /* Only the forking thread exists in the child: every record is stale. MADV_DONTNEED on our
      * private anonymous mapping gives zero pages without touching (copying) them. */

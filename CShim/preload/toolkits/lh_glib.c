@@ -198,7 +198,8 @@ static int trampoline(void *arg) {
     source_rec *s = arg;
     lh_timer_rec *r = s->timer;
     lh_tls *t = &lh_tls_data;
-    bool counted = t->guard == 0 && r != NULL;
+    /* Not after an attach session ended: the source lives on with its trampoline, uncounted. */
+    bool counted = t->guard == 0 && r != NULL && lh_active(LH_FAMILY_TIMER);
     if (counted) {
         LH_GUARDED(t);
         lh_timer_fire(t, r);

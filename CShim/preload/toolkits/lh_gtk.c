@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "lh_gtk_pools.h"
 #include "lh_io.h"
@@ -659,6 +660,111 @@ LH_EXPORT void *g_object_new(lh_gtype type, const char *first, ...) {
         lh_gtk_after_new(LH_HOOK_g_object_new, 0, object, type);
     }
     return object;
+}
+
+/* ---- `loophunter attach` ------------------------------------------------------------------------- */
+
+typedef struct glist {
+    void *data;
+    struct glist *next, *prev;
+} glist;
+
+/* The frame clock of `window` gets our paint handlers unless it has them (from an earlier session,
+ * or made during this one through g_object_new). */
+static void hook_window_clock(void *window, unsigned long (*find)(void *, int, unsigned, uint32_t, void *, void *, void *)) {
+    void *clock = api.widget_get_frame_clock != NULL ? api.widget_get_frame_clock(window) : NULL;
+    if (clock == NULL) return;
+    if (find != NULL && find(clock, 8 /* G_SIGNAL_MATCH_FUNC */, 0, 0, NULL, (void *)on_before_paint, NULL) != 0) return;
+    api.signal_connect_data(clock, "before-paint", (void (*)(void))on_before_paint, NULL, NULL, 0);
+    api.signal_connect_data(clock, "after-paint", (void (*)(void))on_after_paint, NULL, NULL, 1 /* G_CONNECT_AFTER */);
+    lh_add_relaxed(&frame_clocks, 1); /* stat */
+}
+
+/* An idle on GTK's own thread (the default main context's): the windows that exist get their frame
+ * clocks followed. GTK is not thread-safe, and the attach may run on another thread. Runs once. */
+static int hook_existing_clocks(void *data) {
+    (void)data;
+    lh_tls *t = &lh_tls_data;
+    if (t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT) || lh_gtk() == NULL) return 0;
+    LH_GUARDED(t);
+    __typeof__(unsigned long (*)(void *, int, unsigned, uint32_t, void *, void *, void *)) find =
+        (__typeof__(find))lh_host_function("g_signal_handler_find");
+    if (api.major == 3) {
+        glist *(*list)(void) = (glist * (*)(void)) lh_host_function("gtk_window_list_toplevels");
+        void (*list_free)(glist *) = (void (*)(glist *))lh_host_function("g_list_free");
+        if (list == NULL || list_free == NULL) return 0;
+        glist *all = list();
+        for (glist *l = all; l != NULL; l = l->next) hook_window_clock(l->data, find);
+        list_free(all);
+    } else {
+        void *(*toplevels)(void) = (void *(*)(void))lh_host_function("gtk_window_get_toplevels");
+        unsigned (*count)(void *) = (unsigned (*)(void *))lh_host_function("g_list_model_get_n_items");
+        void *(*item)(void *, unsigned) = (void *(*)(void *, unsigned))lh_host_function("g_list_model_get_item");
+        void (*unref)(void *) = (void (*)(void *))lh_host_function("g_object_unref");
+        if (toplevels == NULL || count == NULL || item == NULL || unref == NULL) return 0;
+        void *model = toplevels();
+        for (unsigned i = 0, n = model != NULL ? count(model) : 0; i < n; i++) {
+            void *window = item(model, i);
+            if (window == NULL) continue;
+            hook_window_clock(window, find);
+            unref(window);
+        }
+    }
+    return 0; /* G_SOURCE_REMOVE */
+}
+
+void lh_gtk_attached(void) {
+    lh_gtype (*from_name)(const char *) = (lh_gtype(*)(const char *))lh_host_function("g_type_from_name");
+    lh_gtype widget = from_name != NULL ? from_name("GtkWidget") : 0;
+    if (widget == 0) return; /* no GTK widget yet: the first g_object_new of one probes, as under the preload */
+    if (gtk_state_for(widget) != LH_GTK_ON) return;
+    /* Every class initialised so far (a first probe just did it; a later session's classes were
+     * given back at its end). */
+    sweep(api.widget_type, 0);
+    if (api.layout_manager_type != 0) sweep(api.layout_manager_type, 0);
+    unsigned (*idle_add)(int (*)(void *), void *) = (unsigned (*)(int (*)(void *), void *))lh_host_function("g_idle_add");
+    if (idle_add != NULL) idle_add(hook_existing_clocks, NULL);
+}
+
+/* The class slots of `type` and its initialised subclasses that hold one of our wrappers get the
+ * original back. */
+static void give_back(lh_gtype type, const slot_spec *specs, size_t n, int depth) {
+    if (depth > 32) return;
+    void *klass = api.type_class_peek(type);
+    for (size_t s = 0; klass != NULL && s < n; s++) {
+        void **slot = (void **)((char *)klass + specs[s].offset);
+        void *fn = __atomic_load_n(slot, __ATOMIC_RELAXED);
+        if (fn == NULL || !is_ours(fn)) continue;
+        const pool *pl = &pools[specs[s].pool];
+        for (unsigned i = 0; i < pl->used; i++)
+            if (pl->wrappers[i] == fn) {
+                /* relaxed: a pointer store GTK reads with a plain load; the original was always valid. */
+                __atomic_store_n(slot, __atomic_load_n(&pl->orig[i], __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
+                break;
+            }
+    }
+    unsigned count = 0;
+    lh_gtype *children = api.type_children(type, &count);
+    for (unsigned i = 0; children != NULL && i < count; i++) give_back(children[i], specs, n, depth + 1);
+    if (children != NULL) api.free(children);
+}
+
+void lh_gtk_detached(void) {
+    if (lh_gtk() == NULL) return;
+    int expected = 0;
+    /* acquire: the pools as the last patcher left them; a patcher racing us waits its turn. */
+    while (!lh_cas_acquire(&patching, &expected, 1)) {
+        expected = 0;
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    give_back(api.widget_type, widget_slots, widget_slot_count, 0);
+    if (api.layout_manager_type != 0)
+        give_back(api.layout_manager_type, gtk4_layout_manager_slots, LH_ARRAY_COUNT(gtk4_layout_manager_slots), 0);
+    /* release: to the next patcher. */
+    lh_store_release(&patching, 0);
+    /* The paint handlers stay connected: they return at once while no session runs, and a later
+     * session finds them (hook_window_clock). */
 }
 
 /* ---- windows shown (rows gtk_widget_show...) ------------------------------------------------------ */

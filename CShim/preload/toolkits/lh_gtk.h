@@ -48,6 +48,10 @@ enum { LH_GTK_UNKNOWN = 0, LH_GTK_PROBING = 1, LH_GTK_ON = 2, LH_GTK_OFF = 3, LH
 const lh_gtk_api *lh_gtk(void) LH_HIDDEN;
 /* The "gtk" section of the summary (version, state, patched classes, wrapper pools, frames). */
 void lh_gtk_summary(lh_json *j) LH_HIDDEN;
+/* `loophunter attach` (lh_toolkit.h): classes initialised before the session are patched and the
+ * existing windows' frame clocks followed; at its end the class slots are given back. */
+void lh_gtk_attached(void) LH_HIDDEN;
+void lh_gtk_detached(void) LH_HIDDEN;
 
 /* ---- the notes of GTK's glue (lh_gtk.c), called by generated wrappers, guard held ------------- */
 

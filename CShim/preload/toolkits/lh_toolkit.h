@@ -33,6 +33,11 @@ typedef struct lh_toolkit {
     /* After a dlclose: forget the toolkit's functions if its library is gone (NULL: it cannot be
      * unloaded). Guard held. */
     void (*forget_unloaded)(void);
+    /* `loophunter attach` (guard held, on a host thread at its loop's wait): a session begins in a
+     * process where the toolkit may have made classes and objects already (catch up with them), and
+     * it ends (give back what was patched; NULL: nothing to do). */
+    void (*attached)(void);
+    void (*detached)(void);
     /* Its section of the summary (NULL: none). */
     void (*summary)(lh_json *j);
 } lh_toolkit;

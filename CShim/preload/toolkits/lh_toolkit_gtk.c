@@ -63,5 +63,7 @@ const lh_toolkit lh_toolkit_gtk = {
     .geometry = geometry,
     .title_of = title_of,
     .frame_clock_of = frame_clock_of,
+    .attached = lh_gtk_attached,
+    .detached = lh_gtk_detached,
     .summary = lh_gtk_summary,
 };

@@ -27,7 +27,7 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let checks = [preloadCheck(), libunwindCheck(), symbolizerCheck(), demanglerCheck()]
-            + toolkitChecks() + [reportDirectoryCheck(), environmentCheck(), allocatorCheck()]
+            + toolkitChecks() + [reportDirectoryCheck(), environmentCheck(), allocatorCheck(), attachCheck()]
         let colors = color.enabled(forDescriptor: 1)
         for check in checks.compactMap({ $0 }) {
             let mark: String
@@ -40,6 +40,20 @@ struct DoctorCommand: ParsableCommand {
             if let fix = check.fix { print("  \(String(repeating: " ", count: 14)) → \(fix)") }
         }
         if checks.contains(where: { $0?.outcome == .failure }) { throw ExitCode(1) }
+    }
+
+    /// Whether `loophunter attach` may trace the user's own programs here (Yama's ptrace_scope and
+    /// CAP_SYS_PTRACE). A failure to attach is a warning: `run` works regardless.
+    private func attachCheck() -> DoctorCheck {
+        let scope = PtraceScope.current()
+        let setting = scope.map { "Yama ptrace_scope \($0)" } ?? "no Yama ptrace policy"
+        let capable = PtraceScope.hasCapability
+        if let refusal = PtraceScope.refusal(scope: scope, capable: capable) {
+            return DoctorCheck(name: "attach", outcome: .warning, detail: "loophunter attach cannot trace running programs here (\(setting))",
+                               fix: refusal)
+        }
+        let who = capable ? "any process (CAP_SYS_PTRACE)" : "your own processes"
+        return DoctorCheck(name: "attach", outcome: .ok, detail: "loophunter attach may trace \(who) (\(setting))", fix: nil)
     }
 
     private func preloadCheck() -> DoctorCheck {

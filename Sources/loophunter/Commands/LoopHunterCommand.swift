@@ -30,7 +30,7 @@ struct LoopHunterCommand: AsyncParsableCommand {
             (128+N when a signal N killed it).
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, ReportCommand.self, WatchCommand.self, ShipCommand.self, DoctorCommand.self]
+        subcommands: [RunCommand.self, AttachCommand.self, ReportCommand.self, WatchCommand.self, ShipCommand.self, DoctorCommand.self]
     )
 
     /// `run` takes over the relayed signals before it parses anything: a CI timeout or supervisor

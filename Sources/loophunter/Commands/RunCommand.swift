@@ -33,23 +33,7 @@ struct RunCommand: ParsableCommand {
             126/127 when the program cannot be run / is not found.
             """)
 
-    @Option(help: "Layouts of one object in one iteration that count as a loop (\(PreloadSetting.threshold.limits)).")
-    var threshold: Int?
-
-    @Option(help: "Back-to-back hot iterations that count as a loop in capped toolkits (\(PreloadSetting.streak.limits)).")
-    var streak: Int?
-
-    @Option(name: .customLong("stall-ms"), help: ArgumentHelp("Milliseconds one event-loop iteration may run before it is a stall (\(PreloadSetting.stallMs.limits)).", valueName: "ms"))
-    var stallMs: Int?
-
-    @Option(name: .customLong("window-ms"), help: ArgumentHelp("Milliseconds a window may take to its first frame (\(PreloadSetting.windowMs.limits)).", valueName: "ms"))
-    var windowMs: Int?
-
-    @Option(name: .customLong("max-reports"), help: "Reports written per process at most (\(PreloadSetting.maxReports.limits)).")
-    var maxReports: Int?
-
-    @Option(help: ArgumentHelp("Hook families to switch on: \(HookFamily.acceptedNames.joined(separator: ", ")) (comma-separated; default all).", valueName: "list"))
-    var hooks: String?
+    @OptionGroup var detection: DetectionOptions
 
     @Option(help: ArgumentHelp("Report directory (default: a new one under $TMPDIR, kept and printed).", valueName: "dir"))
     var dir: String?
@@ -75,22 +59,11 @@ struct RunCommand: ParsableCommand {
         guard let program = command.first, !program.isEmpty else {
             throw ValidationError("give the program to run after --, e.g. loophunter run --threshold 50 -- ./app --flag")
         }
-        try PreloadSetting.threshold.check(threshold, "--threshold", "layouts of one object in one iteration")
-        try PreloadSetting.streak.check(streak, "--streak", "back-to-back hot iterations")
-        try PreloadSetting.maxReports.check(maxReports, "--max-reports", "reports per process")
-        try PreloadSetting.stallMs.check(stallMs, "--stall-ms", "milliseconds one event-loop iteration may run before it is a stall")
-        try PreloadSetting.windowMs.check(windowMs, "--window-ms", "milliseconds a window may take to its first frame")
         if let ship {
             try shipping.checkInputs(url: ship, option: "--ship", format: shipFormat)
         } else if shipping.tokenFile != nil || shipping.tokenEnv != nil || shipping.caFile != nil || shipping.insecure
                     || shipping.otlpEncoding != nil {
             throw ValidationError("--token-file, --token-env, --ca-file, --insecure and --otlp-encoding go with --ship URL; add --ship or drop them")
-        }
-        if let hooks {
-            let unknown = HookFamily.unknownNames(in: hooks)
-            if !unknown.isEmpty {
-                throw ValidationError("--hooks \(hooks): unknown family \(unknown.joined(separator: ", ")); use a comma-separated list of \(HookFamily.acceptedNames.joined(separator: ", "))")
-            }
         }
     }
 
@@ -174,12 +147,7 @@ struct RunCommand: ParsableCommand {
         let existing = (env["LD_PRELOAD"] ?? "").split(whereSeparator: { $0 == ":" || $0 == " " }).map(String.init)
         env["LD_PRELOAD"] = ([preload] + existing.filter { $0 != preload }).joined(separator: ":")
         env["LOOPHUNTER_DIR"] = dir
-        if let threshold { env["LOOPHUNTER_THRESHOLD"] = String(threshold) }
-        if let streak { env["LOOPHUNTER_STREAK"] = String(streak) }
-        if let maxReports { env["LOOPHUNTER_MAX_REPORTS"] = String(maxReports) }
-        if let stallMs { env["LOOPHUNTER_STALL_MS"] = String(stallMs) }
-        if let windowMs { env["LOOPHUNTER_WINDOW_MS"] = String(windowMs) }
-        if let hooks { env["LOOPHUNTER_HOOKS"] = hooks }
+        env.merge(detection.variables) { _, option in option }
         return env
     }
 }

@@ -1,0 +1,264 @@
+/*
+ * lh_got.c — the second way to install the hook table: rewriting the entries of the global offset
+ * tables (GOT) of the modules already loaded, for `loophunter attach`. Under LD_PRELOAD the loader
+ * binds every module's calls to our exported wrappers by itself; a process we are loaded into later
+ * has bound them already (or binds them lazily to the host's definition), so each module's
+ * JUMP_SLOT (calls through the PLT) and GLOB_DAT (function addresses taken) entries that name a row
+ * of lh_hooks.def are pointed at our wrapper, and given back when the session ends.
+ *
+ * Contracts.
+ *  - Runs on the host's thread that runs the attach (outside any malloc, lock or signal handler of
+ *    the host: the injector only calls at an event-loop wait), or at an iteration boundary of a loop
+ *    thread (new modules), with the thread's guard held. It walks the modules inside
+ *    dl_iterate_phdr (the loader's own lock: no module is unloaded or relocated under us).
+ *  - An entry is redirected only when it holds what the loader would have put there: the original
+ *    our wrapper forwards to (lh_hook_original), or, for a lazy PLT entry not yet bound, an address
+ *    inside its own module (the PLT stub). Anything else (an older symbol version, a module bound
+ *    in another namespace or with RTLD_DEEPBIND, another tool's redirection) is left alone. So a
+ *    call that reaches our wrapper is one the host would have made to the same original.
+ *  - Each entry is one aligned pointer store (atomic on x86-64): a thread calling through it at the
+ *    same moment calls the old or the new target, both correct. Entries in the read-only part of a
+ *    module (PT_GNU_RELRO, all of them with -z now) are made writable for the store and read-only
+ *    again at once (mprotect of that page only).
+ *  - Giving back: an entry that still holds our wrapper gets back what it held (a lazy stub binds
+ *    again on its next call); one changed since (the loader bound it, the program rewrote it) is
+ *    left. Entries of a module unloaded meanwhile are not touched (they are looked up among the
+ *    loaded modules). The library itself is never unloaded (the injector opens it with
+ *    RTLD_NODELETE), so a call already inside a wrapper finishes safely.
+ *  - No allocation: the patch list is one mapping made on first use and kept.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "lh_got.h"
+#include "lh_hooks.h"
+#include "lh_runtime.h"
+#include "lh_symbols.h"
+
+#define LH_GOT_PATCHES 32768 /* entries redirected at one time, over all modules */
+#define NAME_SLOTS 512       /* open-addressing index of the rows' names (> 2 x LH_HOOK_COUNT) */
+
+typedef struct got_patch {
+    void **entry;
+    void *before;         /* what it held */
+    void *wrapper;        /* what we put there */
+    bool relro;           /* in the module's read-only-after-relocation part */
+} got_patch;
+
+static lh_lazy_map patches_map = {.what = "attach: GOT entries redirected"};
+static got_patch *patches;
+static size_t patch_count; /* under the `busy` flag */
+static _Atomic int busy;   /* try-flag: one patcher or restorer at a time (acquire/release) */
+
+/* ---- the rows by name -------------------------------------------------------------------------- */
+
+static uint16_t name_index[NAME_SLOTS]; /* hook id + 1; 0: empty */
+static void *wrappers[LH_HOOK_COUNT];   /* our exported definition of each symbol row */
+static bool index_built;
+
+static uint32_t name_hash(const char *s) {
+    uint32_t h = 5381;
+    for (const unsigned char *c = (const unsigned char *)s; *c != '\0'; c++) h = h * 33 + *c;
+    return h;
+}
+
+static void build_index(void) {
+    if (index_built) return;
+    for (unsigned id = 0; id < LH_HOOK_COUNT; id++) {
+        if (lh_hooks[id].real == NULL) continue; /* a vtable group or an entry seen from inside */
+        lh_symbol_hit hit;
+        if (!lh_symbol_own(lh_hooks[id].name, (const void *)build_index, &hit)) continue;
+        wrappers[id] = hit.address;
+        for (uint32_t i = name_hash(lh_hooks[id].name) % NAME_SLOTS;; i = (i + 1) % NAME_SLOTS)
+            if (name_index[i] == 0) {
+                name_index[i] = (uint16_t)(id + 1);
+                break;
+            }
+    }
+    index_built = true;
+}
+
+static unsigned hook_named(const char *name) {
+    for (uint32_t i = name_hash(name) % NAME_SLOTS; name_index[i] != 0; i = (i + 1) % NAME_SLOTS)
+        if (strcmp(lh_hooks[name_index[i] - 1].name, name) == 0) return name_index[i] - 1u;
+    return LH_HOOK_COUNT;
+}
+
+/* ---- one module ------------------------------------------------------------------------------- */
+
+typedef struct module {
+    uintptr_t base, lo, hi;           /* load bias; the extent of its PT_LOAD segments */
+    uintptr_t relro_lo, relro_hi;     /* page-rounded PT_GNU_RELRO; empty when none */
+    const ElfW(Sym) *symtab;
+    const char *strtab;
+    const ElfW(Rela) *rela, *jmprel;
+    size_t rela_count, jmprel_count;
+} module;
+
+static uintptr_t dyn_address(uintptr_t base, ElfW(Addr) value) { return value < base ? base + value : value; }
+
+static bool read_module(const struct dl_phdr_info *info, module *m) {
+    memset(m, 0, sizeof *m);
+    m->base = info->dlpi_addr;
+    m->lo = UINTPTR_MAX;
+    const ElfW(Dyn) *dyn = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = m->base + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD) {
+            if (lo < m->lo) m->lo = lo;
+            if (lo + ph->p_memsz > m->hi) m->hi = lo + ph->p_memsz;
+        } else if (ph->p_type == PT_DYNAMIC) {
+            dyn = (const ElfW(Dyn) *)lo;
+        } else if (ph->p_type == PT_GNU_RELRO) {
+            m->relro_lo = lo & ~(uintptr_t)4095;
+            m->relro_hi = (lo + ph->p_memsz) & ~(uintptr_t)4095; /* the loader protects whole pages only */
+        }
+    }
+    if (dyn == NULL) return false;
+    size_t rela_size = 0, jmprel_size = 0, rela_ent = sizeof(ElfW(Rela));
+    bool jmprel_is_rela = true;
+    for (; dyn->d_tag != DT_NULL; dyn++) {
+        switch (dyn->d_tag) {
+        case DT_SYMTAB: m->symtab = (const ElfW(Sym) *)dyn_address(m->base, dyn->d_un.d_ptr); break;
+        case DT_STRTAB: m->strtab = (const char *)dyn_address(m->base, dyn->d_un.d_ptr); break;
+        case DT_RELA: m->rela = (const ElfW(Rela) *)dyn_address(m->base, dyn->d_un.d_ptr); break;
+        case DT_RELASZ: rela_size = dyn->d_un.d_val; break;
+        case DT_RELAENT: rela_ent = dyn->d_un.d_val; break;
+        case DT_JMPREL: m->jmprel = (const ElfW(Rela) *)dyn_address(m->base, dyn->d_un.d_ptr); break;
+        case DT_PLTRELSZ: jmprel_size = dyn->d_un.d_val; break;
+        case DT_PLTREL: jmprel_is_rela = dyn->d_un.d_val == DT_RELA; break;
+        default: break;
+        }
+    }
+    if (m->symtab == NULL || m->strtab == NULL || rela_ent != sizeof(ElfW(Rela)) || !jmprel_is_rela) return false;
+    m->rela_count = m->rela != NULL ? rela_size / sizeof(ElfW(Rela)) : 0;
+    m->jmprel_count = m->jmprel != NULL ? jmprel_size / sizeof(ElfW(Rela)) : 0;
+    return true;
+}
+
+static bool in_relro(const module *m, uintptr_t a) { return a >= m->relro_lo && a < m->relro_hi; }
+
+/* One pointer store into a module's entry, through a writable window when the page is read-only. */
+static bool store_entry(void **entry, void *value, bool relro) {
+    void *page = (void *)((uintptr_t)entry & ~(uintptr_t)4095);
+    if (relro && mprotect(page, 4096, PROT_READ | PROT_WRITE) != 0) return false;
+    __atomic_store_n(entry, value, __ATOMIC_RELAXED);
+    if (relro) mprotect(page, 4096, PROT_READ);
+    return true;
+}
+
+static bool skipped_module(const struct dl_phdr_info *info) {
+    const char *name = info->dlpi_name != NULL ? info->dlpi_name : "";
+    const char *base = strrchr(name, '/');
+    base = base != NULL ? base + 1 : name;
+    /* The loader (its own calls are bound at start-up, before any program code) and the vDSO. */
+    return strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "linux-vdso", 10) == 0 || strncmp(base, "linux-gate", 10) == 0;
+}
+
+static void patch_relocations(const module *m, const ElfW(Rela) *rel, size_t count, bool *any) {
+    for (size_t i = 0; i < count; i++) {
+        unsigned type = ELF64_R_TYPE(rel[i].r_info);
+        if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
+        uint32_t sym = ELF64_R_SYM(rel[i].r_info);
+        if (sym == 0) continue;
+        unsigned id = hook_named(m->strtab + m->symtab[sym].st_name);
+        if (id == LH_HOOK_COUNT || wrappers[id] == NULL) continue;
+        void **entry = (void **)(m->base + rel[i].r_offset);
+        void *now = __atomic_load_n(entry, __ATOMIC_RELAXED);
+        if (now == wrappers[id]) continue; /* done in an earlier pass */
+        void *original = lh_hook_original(id);
+        bool lazy = type == R_X86_64_JUMP_SLOT && (uintptr_t)now >= m->lo && (uintptr_t)now < m->hi;
+        if (original == NULL || (now != original && !lazy)) {
+            lh_add_relaxed(&lh_proc.got_left, 1); /* stat */
+            continue;
+        }
+        if (patch_count == LH_GOT_PATCHES) {
+            lh_add_relaxed(&lh_proc.got_left, 1); /* stat */
+            continue;
+        }
+        bool relro = in_relro(m, (uintptr_t)entry);
+        /* The record first: a restorer that sees the entry finds it. */
+        patches[patch_count] = (got_patch){entry, now, wrappers[id], relro};
+        if (!store_entry(entry, wrappers[id], relro)) {
+            lh_add_relaxed(&lh_proc.got_unwritable, 1); /* stat */
+            continue;
+        }
+        patch_count++;
+        lh_add_relaxed(&lh_proc.got_redirected, 1); /* stat */
+        *any = true;
+    }
+}
+
+static bool is_self(const struct dl_phdr_info *info) {
+    uintptr_t self = (uintptr_t)is_self;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && self >= lo && self < lo + ph->p_memsz) return true;
+    }
+    return false;
+}
+
+static int patch_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    (void)arg;
+    if (is_self(info) || skipped_module(info)) return 0;
+    module m;
+    if (!read_module(info, &m)) return 0;
+    bool any = false;
+    patch_relocations(&m, m.jmprel, m.jmprel_count, &any);
+    patch_relocations(&m, m.rela, m.rela_count, &any);
+    if (any) lh_add_relaxed(&lh_proc.got_modules, 1); /* stat */
+    return 0;
+}
+
+static int restore_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    (void)arg;
+    module m;
+    if (!read_module(info, &m) && m.hi == 0) return 0;
+    for (size_t i = 0; i < patch_count; i++) {
+        got_patch *p = &patches[i];
+        uintptr_t a = (uintptr_t)p->entry;
+        if (p->entry == NULL || a < m.lo || a >= m.hi) continue;
+        if (__atomic_load_n(p->entry, __ATOMIC_RELAXED) == p->wrapper) store_entry(p->entry, p->before, p->relro);
+        p->entry = NULL;
+    }
+    return 0;
+}
+
+/* ---- the layer's API (lh_got.h) ------------------------------------------------------------------ */
+
+static bool take(void) {
+    int expected = 0;
+    /* acquire: the previous holder's patch list. */
+    return lh_cas_acquire(&busy, &expected, 1);
+}
+static void give(void) { lh_store_release(&busy, 0); /* release: our patch list to the next holder */ }
+
+bool lh_got_redirect(void) {
+    if (!take()) return false;
+    if (patches == NULL) patches = lh_lazy_map_get(&patches_map, sizeof(got_patch) * LH_GOT_PATCHES);
+    if (patches != NULL) {
+        build_index();
+        dl_iterate_phdr(patch_cb, NULL);
+    }
+    give();
+    return patches != NULL;
+}
+
+void lh_got_restore(void) {
+    /* Waits for a rescan in progress (an iteration boundary on another thread): a short loop. */
+    while (!take()) {
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    if (patches != NULL) dl_iterate_phdr(restore_cb, NULL);
+    patch_count = 0;
+    give();
+}
