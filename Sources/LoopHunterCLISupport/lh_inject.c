@@ -349,7 +349,6 @@ int lh_inject_call(int pid, const char *library, const char *function, const cha
     int status;
     ptrace(PTRACE_INTERRUPT, tid, 0, 0);
     struct user_regs_struct regs;
-    bool safe = false, entering = false;
     for (;;) {
         int w = wait_until(tid, &status, deadline);
         if (w <= 0) {
@@ -370,8 +369,8 @@ int lh_inject_call(int pid, const char *library, const char *function, const cha
         }
         int deliver = 0;
         if (sig == (SIGTRAP | 0x80)) {
-            entering = (long)regs.rax == -ENOSYS;
-            if (entering && is_wait((long)regs.orig_rax)) { safe = true; break; }
+            bool entering = (long)regs.rax == -ENOSYS;
+            if (entering && is_wait((long)regs.orig_rax)) break;
         } else if (event == PTRACE_EVENT_STOP) {
             if (sig != SIGTRAP) {
                 let_go(tid);
@@ -380,7 +379,7 @@ int lh_inject_call(int pid, const char *library, const char *function, const cha
                             pid, strsignal(sig), pid);
             }
             long r = (long)regs.rax;
-            if (is_wait((long)regs.orig_rax) && (r == -512 || r == -513 || r == -514 || r == -516)) { safe = true; break; }
+            if (is_wait((long)regs.orig_rax) && (r == -512 || r == -513 || r == -514 || r == -516)) break;
         } else {
             deliver = sig; /* a signal for the program: delivered as it would have been */
         }
@@ -389,8 +388,6 @@ int lh_inject_call(int pid, const char *library, const char *function, const cha
             return fail(out, LH_INJECT_EXITED, "pid %d ended during the attach", pid);
         }
     }
-    (void)safe;
-    (void)entering;
     /* The 2 bytes before rip are the `syscall` instruction to go back to. */
     uint8_t insn[2];
     char mem_path[64];

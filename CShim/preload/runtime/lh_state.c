@@ -128,12 +128,12 @@ static void prepare_dir(void) {
     keep_message(NULL, line.data);
 }
 
-static void after_fork_child(void) {
-    /* Runs in the child of fork(), single-threaded: reset what belongs to the parent. */
+/* What was counted so far is forgotten: in the child of fork (`threads`: only the forking one is
+ * left) and at a later attach session (the threads live on). */
+static void forget_counts(void (*threads)(void)) {
     uint64_t epoch = lh_load_relaxed(&lh_proc.epoch_next);
-    read_identity();
     lh_table_clear(&lh_proc.table);
-    lh_thread_after_fork();
+    threads();
     lh_breach_after_fork();
     lh_summary_after_fork();
     LH_EVERY_DETECTOR(after_fork);
@@ -142,6 +142,12 @@ static void after_fork_child(void) {
     lh_store_relaxed(&lh_proc.recycled_iterations, 0);
     lh_store_relaxed(&lh_proc.recycled_layout_calls, 0);
     lh_store_relaxed(&lh_proc.epoch_next, epoch); /* stays unique */
+}
+
+static void after_fork_child(void) {
+    /* Runs in the child of fork(), single-threaded: reset what belongs to the parent. */
+    read_identity();
+    forget_counts(lh_thread_after_fork);
 }
 
 /* `loophunter attach`: pipes libunwind opened for itself at its first unwind (it checks addresses
@@ -208,17 +214,7 @@ static bool map_process_memory(void) {
 /* A later attach session of this process: what the last one counted is forgotten, as in a child
  * of fork, except that the threads live on (lh_thread_new_session). */
 static void forget_last_session(void) {
-    uint64_t epoch = lh_load_relaxed(&lh_proc.epoch_next);
-    lh_table_clear(&lh_proc.table);
-    lh_thread_new_session();
-    lh_breach_after_fork();
-    lh_summary_after_fork();
-    LH_EVERY_DETECTOR(after_fork);
-    lh_store_relaxed(&lh_proc.records_exhausted, 0);
-    lh_store_relaxed(&lh_proc.recycled_threads, 0);
-    lh_store_relaxed(&lh_proc.recycled_iterations, 0);
-    lh_store_relaxed(&lh_proc.recycled_layout_calls, 0);
-    lh_store_relaxed(&lh_proc.epoch_next, epoch); /* stays unique */
+    forget_counts(lh_thread_new_session);
     lh_proc.message_count = 0;
 }
 

@@ -40,7 +40,7 @@ struct AttachTarget {
 
     /// Loaded already: the preload under `loophunter run` (refused, with where its reports go), or an
     /// earlier attach (fine: the library stays loaded and starts a new session).
-    func preloadedBy(preload: String) -> String? {
+    var preloadedBy: String? {
         guard modules.contains(where: { $0.hasSuffix("/" + PreloadLocator.fileName) }) else { return nil }
         guard let environ = FileHandle(forReadingAtPath: "/proc/\(pid)/environ")?.readDataToEndOfFile() else { return nil }
         let variables = environ.split(separator: 0).compactMap { String(data: Data($0), encoding: .utf8) }
