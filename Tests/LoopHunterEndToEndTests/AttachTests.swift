@@ -46,10 +46,13 @@ struct AttachTests {
         return (run, Facts(run.stdout), out)
     }
 
-    static let loopTargets: [(String, [String], Bool, [String: String?], String)] = [
-        ("toykit", [Native.demo, "attach-target"], false, ["TOYKIT_RUN_MS": "9000", "TOYKIT_LOOP_AFTER_MS": "0"], "status"),
-        ("gtk3", [causes + "/gtk3-ping-pong"], true, ["CAUSE_SECONDS": "9"], "ping"),
-        ("gtk4", [causes + "/gtk4-ping-pong"], true, ["CAUSE_SECONDS": "9"], "ping"),
+    /// (label, program, under Xvfb, environment, the looping widgets: either is right, as the
+    /// programs' truth lines say).
+    static let loopTargets: [(String, [String], Bool, [String: String?], Set<String>)] = [
+        ("toykit", [Native.demo, "attach-target"], false, ["TOYKIT_RUN_MS": "9000", "TOYKIT_LOOP_AFTER_MS": "0"],
+         ["status", "toolbar"]),
+        ("gtk3", [causes + "/gtk3-ping-pong"], true, ["CAUSE_SECONDS": "9"], ["ping", "pong"]),
+        ("gtk4", [causes + "/gtk4-ping-pong"], true, ["CAUSE_SECONDS": "9"], ["ping", "pong"]),
     ]
 
     @Test("a loop already running is reported within a 3 s watch, and the program ends as it would have",
@@ -63,7 +66,7 @@ struct AttachTests {
         #expect(facts.target == 0, "\(label): the program exits 0 after being watched")
         let dir = ReportDirectory(at: out + "/round-1")
         let reports = try dir.reports()
-        #expect(reports.contains { ($0.object.name ?? "") == widget },
+        #expect(!reports.isEmpty && reports.allSatisfy { widget.contains($0.object.name ?? "") },
                 "\(label): the looping widget is named: \(reports.map { $0.object.name ?? "-" })")
         let summaries = try dir.summaries()
         #expect(summaries.count == 1 && summaries.first?.state == "detached", "\(label): \(summaries.map { $0.state ?? "-" })")

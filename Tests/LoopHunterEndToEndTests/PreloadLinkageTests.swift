@@ -99,7 +99,7 @@ struct PreloadLinkageTests {
         }
         #expect(hooks.contains("poll") && hooks.contains("tk_view_layout") && hooks.contains("g_object_new"))
         #expect(hooks.contains("malloc") && hooks.contains("free") && hooks.contains("posix_memalign"))
-        let api: Set<String> = ["loophunter_iteration_mark", "loophunter_version"]
+        let api: Set<String> = ["loophunter_iteration_mark", "loophunter_version", "loophunter_attach", "loophunter_detach"]
         #expect(exported == Set(hooks).union(api), "unexpected: \(exported.subtracting(Set(hooks).union(api))), missing: \(Set(hooks).union(api).subtracting(exported))")
     }
 
