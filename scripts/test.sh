@@ -22,6 +22,8 @@ if [ "$status" -ne 0 ]; then
   echo "test: FAILED (full log: .build/test.log)" >&2
   exit "$status"
 fi
+echo "== the attach injector against its own targets (scripts/test-inject.sh, ~1 min)"
+scripts/test-inject.sh || { echo "test: injector checks failed (see above)" >&2; exit 1; }
 echo "== sanitizers: the preload core under ASan+UBSan and TSan (scripts/sanitize.sh, ~2 min)"
 scripts/sanitize.sh all || { echo "test: sanitizer findings (see above)" >&2; exit 1; }
 echo "== install: the command, its man page and completions into a scratch prefix"

@@ -46,7 +46,8 @@ typedef struct lh_inject_result {
  * (a library already loaded gives its handle again), looks up `function` with dlsym(handle, ...)
  * and calls  int function(const char *argument)  in the thread chosen as above, then lets the
  * thread go on exactly where it was. Waits at most timeout_ms (in total) for a thread to reach a
- * safe point and for the call to finish. Returns out->code. Limits: library <= 1023 bytes,
+ * safe point and for the call to finish (longer only if a thread it traces falls into
+ * uninterruptible sleep: that thread must stop before it can be let go). Returns out->code. Limits: library <= 1023 bytes,
  * function <= 255, argument <= 2047 (BAD_ARGUMENT beyond). */
 int lh_inject_call(int pid, const char *library, const char *function, const char *argument,
                    int timeout_ms, lh_inject_result *out);
