@@ -224,6 +224,16 @@ static void compose(lh_json *j, lh_summary_state state) {
         lh_json_u64(j, "entries_redirected", lh_load_relaxed(&lh_proc.got_redirected));
         lh_json_u64(j, "entries_left", lh_load_relaxed(&lh_proc.got_left));
         lh_json_u64(j, "entries_unwritable", lh_load_relaxed(&lh_proc.got_unwritable));
+        uint64_t first = lh_load_relaxed(&lh_proc.attach_first_iteration_ns);
+        if (first != 0) lh_json_u64(j, "first_iteration_ns", first);
+        else lh_json_null(j, "first_iteration_ns");
+        static const char *const ended_by[] = {
+            [LH_ATTACH_END_NONE] = NULL, [LH_ATTACH_END_COMMAND] = "command", [LH_ATTACH_END_DEADLINE] = "deadline",
+            [LH_ATTACH_END_OWNER] = "command gone", [LH_ATTACH_END_REPLACED] = "replaced", [LH_ATTACH_END_FAILED] = "failed",
+        };
+        int why = lh_proc.attach_ended_by;
+        if (why > 0 && why <= LH_ATTACH_END_FAILED) lh_json_string(j, "ended_by", ended_by[why]);
+        else lh_json_null(j, "ended_by");
         lh_json_end_object(j);
     } else {
         lh_json_null(j, "attach");

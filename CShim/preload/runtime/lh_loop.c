@@ -50,7 +50,10 @@ static bool in_loop_ranges(uintptr_t a, size_t n) {
 /* Interposers of the loop waits that the host reaches before LoopHunter: a preload ahead of ours
  * (libfaketime wraps poll, select and epoll_wait) or the program's own wrapper. The event loop
  * calls theirs, theirs calls ours: our caller is theirs, not the loop library's. Their code, found
- * at start-up (the preload order is fixed then). */
+ * at start-up (the preload order is fixed then). A first definition that is the very one we
+ * forward to is no interposer: under `loophunter attach` every module comes before LoopHunter,
+ * and the first poll is libc's, the first g_main_context_iteration GLib's (taking GLib for an
+ * interposer made every GLib wait look called from the program, and no iteration counted). */
 #define LH_MAX_INTERPOSERS 4
 static lh_range interposers[LH_MAX_INTERPOSERS];
 static size_t interposer_count; /* written once at start-up, before LoopHunter is ready */
@@ -60,7 +63,8 @@ void lh_loop_find_interposers(void) {
     for (unsigned id = 0; id < LH_HOOK_COUNT; id++) {
         lh_symbol_hit hit;
         if (lh_hooks[id].family != LH_FAMILY_LOOP ||
-            !lh_symbol_first(lh_hooks[id].name, (const void *)lh_loop_find_interposers, &hit) || !hit.before_self)
+            !lh_symbol_first(lh_hooks[id].name, (const void *)lh_loop_find_interposers, &hit) || !hit.before_self
+            || hit.address == lh_hook_original(id))
             continue;
         lh_range r;
         if (!lh_modules_range_of(hit.address, &r) || lh_ranges_contain(interposers, interposer_count, (uintptr_t)hit.address))
@@ -148,7 +152,8 @@ void lh_loop_return(unsigned hook, const void *caller) {
     lh_summary_tick(now);
     /* `loophunter attach`: new modules, and the session's deadline (interpose/lh_attach.c); last,
      * since the session may end in it. */
-    void (*attach_iteration)(uint64_t) = lh_load_relaxed(&lh_proc.attach_iteration);
+    /* acquire: pairs with loophunter_attach's release (the session's start time and owner). */
+    void (*attach_iteration)(uint64_t) = lh_load_acquire(&lh_proc.attach_iteration);
     if (LH_UNLIKELY(attach_iteration != NULL)) attach_iteration(now);
 }
 

@@ -212,7 +212,27 @@ typedef struct lh_process {
      * older symbol version, another namespace) and entries whose page could not be made writable. */
     _Atomic uint64_t got_modules, got_redirected, got_left, got_unwritable;
     uint64_t attach_deadline_ns; /* CLOCK_MONOTONIC: the session ends itself then (0: never) */
+    /* The process of `loophunter attach` that began the session (0: not checked, e.g. the target
+     * is in a seccomp sandbox): once it is gone the session ends at the next iteration boundary. */
+    int attach_owner_pid;
+    uint64_t attach_began_ns;    /* CLOCK_MONOTONIC when the hooks were in */
+    /* ns from attach_began_ns to the first event-loop iteration boundary after it (0: none yet).
+     * relaxed: set once by the first loop thread (CAS from 0), read by the summary. */
+    _Atomic uint64_t attach_first_iteration_ns;
+    /* Why the session ended (lh_attach_end), written by the one thread that ends it, before the
+     * summary it goes into. */
+    int attach_ended_by;
 } lh_process;
+
+/* Why a `loophunter attach` session ended (the summary's attach.ended_by). */
+enum lh_attach_end {
+    LH_ATTACH_END_NONE,     /* still running (or the program exited while attached) */
+    LH_ATTACH_END_COMMAND,  /* loophunter_detach: the command's watch is over */
+    LH_ATTACH_END_DEADLINE, /* the deadline in the control file passed */
+    LH_ATTACH_END_OWNER,    /* the command's process is gone (killed) */
+    LH_ATTACH_END_REPLACED, /* a new attach found the session of a command that is gone */
+    LH_ATTACH_END_FAILED,   /* the hooks could not be installed */
+};
 
 extern lh_process lh_proc LH_HIDDEN;
 extern _Atomic int lh_state LH_HIDDEN;

@@ -27,4 +27,23 @@ public enum AttachVerdict {
                 + "loop LoopHunter knows (GLib, GTK 3/4, toykit), or it was idle the whole time; interact with it while watching, or watch longer (--for)."
         return RunVerdict(blind: true, sentences: [sentence])
     }
+
+    /// One line on how the session went into `pid` (its last summary's `attach` section): the GOT
+    /// entries redirected, those left, and how soon the first event-loop iteration was counted; nil
+    /// without such a section.
+    public static func session(pid: Int, summaries: [Summary]) -> String? {
+        guard let attach = summaries.last(where: { $0.process.pid == pid })?.attach else { return nil }
+        var line = "hooks: \(attach.entriesRedirected) GOT entries redirected in \(attach.modules) modules"
+        if attach.entriesLeft > 0 { line += ", \(attach.entriesLeft) left as bound elsewhere (their calls are not seen)" }
+        if attach.entriesUnwritable > 0 { line += ", \(attach.entriesUnwritable) not writable" }
+        if let first = attach.firstIterationNs {
+            line += String(format: "; the first event-loop iteration was counted %.1f ms after attaching", Double(first) / 1e6)
+        } else {
+            line += "; no event-loop iteration was counted"
+        }
+        if attach.endedBy == "deadline" || attach.endedBy == "command gone" {
+            line += "; the session ended by itself (\(attach.endedBy ?? ""))"
+        }
+        return line
+    }
 }

@@ -76,6 +76,8 @@ public struct Summary: Codable, Sendable, Equatable {
     public let gapplication: SummaryGApplication?
     /// Layout requests by cause (schema 1.6): nil when the layout hook family was off, and in older files.
     public let causes: SummaryCauses?
+    /// A `loophunter attach` session (schema 1.9): nil under the preload, and in older files.
+    public let attach: SummaryAttach?
 
     enum CodingKeys: String, CodingKey {
         case schema, version, id
@@ -104,6 +106,6 @@ public struct Summary: Codable, Sendable, Equatable {
         case windowsPopups = "windows_popups"
         case windowsLimit = "windows_limit"
         case windowMs = "window_ms"
-        case timers, sandbox, gapplication, causes
+        case timers, sandbox, gapplication, causes, attach
     }
 }

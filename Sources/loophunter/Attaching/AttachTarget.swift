@@ -67,6 +67,21 @@ struct AttachTarget {
         return state == "Z" || state == "X"
     }
 
+    /// The process is in a seccomp filter sandbox (/proc/PID/status `Seccomp: 2`): LoopHunter inside
+    /// must then make no system call a filter might punish (it never looks whether the command is alive).
+    var sandboxed: Bool {
+        guard let status = Self.procText("/proc/\(pid)/status") else { return false }
+        return status.split(separator: "\n").contains { $0.hasPrefix("Seccomp:") && $0.dropFirst(8).trimmingCharacters(in: .whitespaces) == "2" }
+    }
+
+    /// The process sees pids as this command does (the same pid namespace: not in a Flatpak or a
+    /// container), so LoopHunter inside can look whether this command is still alive by its pid.
+    var sharesPidNamespace: Bool {
+        let ours = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid")
+        let theirs = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/pid")
+        return ours != nil && ours == theirs
+    }
+
     /// A static or non-glibc program: LoopHunter loads through glibc's dlopen.
     var withoutGlibc: String? {
         if modules.contains(where: { URL(fileURLWithPath: $0).lastPathComponent == "libc.so.6" }) { return nil }

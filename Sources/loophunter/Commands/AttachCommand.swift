@@ -89,7 +89,7 @@ struct AttachCommand: ParsableCommand {
         do {
             // The session ends by itself a while after the watch, should this command be gone by then.
             control = try AttachControl.write(directory: reportDirectory, pid: pid, variables: variables,
-                                              endsAfterSeconds: seconds + 30)
+                                              endsAfterSeconds: seconds + 30, owner: target.sandboxed || !target.sharesPidNamespace ? nil : getpid())
         } catch {
             Diagnostics.say("cannot write the attach control file into \(reportDirectory): \(error.localizedDescription); give a writable --dir")
             throw ExitStatus.exit(ExitStatus.unusable)
@@ -133,7 +133,8 @@ struct AttachCommand: ParsableCommand {
         let pid = Int(self.pid)
         let seconds = self.seconds
         let outcome = ReportPipeline(directory: reportDirectory, options: output, defaultDescriptor: 1).execute { collection in
-            AttachVerdict.judge(program: program, pid: pid, seconds: seconds, summaries: collection.summaries.map(\.summary),
+            if let line = AttachVerdict.session(pid: pid, summaries: collection.summaries.map(\.summary)) { Diagnostics.say(line) }
+            return AttachVerdict.judge(program: program, pid: pid, seconds: seconds, summaries: collection.summaries.map(\.summary),
                                 reportCount: collection.reports.count, ended: ended)
         }
         Diagnostics.say("reports are in \(reportDirectory)")
@@ -148,7 +149,8 @@ struct AttachCommand: ParsableCommand {
         case LOOPHUNTER_ATTACH_PRELOADED.rawValue:
             return "\(subject) already runs under the LoopHunter preload; read its reports with `loophunter report` on its LOOPHUNTER_DIR"
         case LOOPHUNTER_ATTACH_RUNNING.rawValue:
-            return "another loophunter attach is watching \(subject) now; wait until it ends (at most its --for plus 30 s)"
+            return "another loophunter attach is watching \(subject) now; wait until it ends (its --for; a session whose "
+                + "command was killed ends within a second of the program's next event-loop iteration)"
         case LOOPHUNTER_ATTACH_NO_CONTROL.rawValue:
             return "\(subject) could not read the control file \(control) (another mount namespace or a sandbox?); "
                 + "give a --dir the program can read"
