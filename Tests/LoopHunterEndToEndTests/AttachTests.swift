@@ -139,11 +139,41 @@ struct AttachTests {
         #expect(((try? String(contentsOfFile: out + "/target.out", encoding: .utf8)) ?? "") == "\(name): done\n")
     }
 
+    /// Starts `program` in the background, its output discarded.
+    static func background(_ program: [String], environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program[0])
+        process.arguments = Array(program.dropFirst())
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(300_000)
+        return process
+    }
+
     @Test("refusals name the process and say what to do")
     func refusals() throws {
         try Native.ensureBuilt()
         let missing = HostRun.cli(["attach", "999999"])
         #expect(missing.status == 2 && missing.stderr.contains("no process has pid 999999"), "\(missing.stderr)")
+
+        // A statically linked program: nothing to dlopen into.
+        let staticProgram = try Self.background([Rel.path("rel-static"), "4000"])
+        let refusedStatic = HostRun.cli(["attach", String(staticProgram.processIdentifier)])
+        staticProgram.waitUntilExit()
+        #expect(refusedStatic.status == 2 && refusedStatic.stderr.contains("does not use glibc")
+                && refusedStatic.stderr.contains("statically linked"), "\(refusedStatic.stderr)")
+        #expect(staticProgram.terminationStatus == 0, "the static program ran on")
+
+        // Another user's process: loophunter run as nobody against one of ours.
+        let ours = try Self.background([Rel.path("rel-static"), "4000"])
+        let asNobody = HostRun.run(["/usr/bin/setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",
+                                    Native.cli, "attach", String(ours.processIdentifier)])
+        ours.waitUntilExit()
+        #expect(asNobody.status == 2 && asNobody.stderr.contains("belongs to another user")
+                && asNobody.stderr.contains("run loophunter attach as that user, or as root"), "\(asNobody.stderr)")
+
         let preloaded = ReportDirectory("attach-preloaded")
         defer { preloaded.remove() }
         // A program under the preload already: its reports are where LOOPHUNTER_DIR says.
@@ -158,5 +188,38 @@ struct AttachTests {
         process.waitUntilExit()
         #expect(refused.status == 2 && refused.stderr.contains("already runs under the LoopHunter preload")
                 && refused.stderr.contains(preloaded.path), "\(refused.stderr)")
+    }
+
+    @Test("a process with no event loop LoopHunter knows: attached, its allocations watched, and the verdict says so")
+    func noKnownLoop() throws {
+        try Native.ensureBuilt()
+        let dir = ReportDirectory("attach-no-loop")
+        defer { dir.remove() }
+        let poller = try Self.background([Native.poller, "2500"]) // 2,500 rounds of 1 ms poll + 1 ms select: ~5 s
+        let run = HostRun.cli(["attach", "--for", "1", "--fail-on-breach", "--dir", dir.path, String(poller.processIdentifier)])
+        poller.waitUntilExit()
+        #expect(poller.terminationStatus == 0)
+        // Exit 4: LoopHunter saw no event loop; the sentence says what it did watch.
+        #expect(run.status == 4 && run.stdout.contains("has no event-loop library LoopHunter knows loaded")
+                && run.stdout.contains("it watched only its allocations ("), "\(run.status) \(run.stdout) \(run.stderr)")
+        let summaries = try dir.summaries()
+        #expect(summaries.count == 1 && summaries.first?.state == "detached" && (summaries.first?.alloc?.calls ?? 0) > 0
+                && summaries.first?.iterationSource.loopCodeRanges == 0
+                && summaries.first?.alloc?.allocator?.aheadOfLoophunter == false, "\(summaries.map { "\($0.state ?? "-") \(String(describing: $0.alloc?.calls))" })")
+    }
+
+    @Test("the program exits during the watch: the command says so and its summary says exited")
+    func exitsDuringWatch() throws {
+        try Native.ensureBuilt()
+        let dir = ReportDirectory("attach-exits")
+        defer { dir.remove() }
+        let program = try Self.background([Native.demo, "attach-target"], environment: ["TOYKIT_RUN_MS": "1500", "TOYKIT_LOOP_AFTER_MS": "100000"])
+        let run = HostRun.cli(["attach", "--for", "10", "--dir", dir.path, String(program.processIdentifier)])
+        program.waitUntilExit()
+        #expect(program.terminationStatus == 0)
+        #expect(run.status == 0 && run.stderr.contains("ended during the watch"), "\(run.stderr)")
+        let summaries = try dir.summaries()
+        #expect(summaries.count == 1 && summaries.first?.state == "exited" && (summaries.first?.iterations ?? 0) > 0,
+                "\(summaries.map { $0.state ?? "-" }) \(run.stderr)")
     }
 }

@@ -983,9 +983,14 @@ static const char *allocator_name(const char *module) {
 
 /* Which allocator serves the process and whether its calls reach LoopHunter: the one we forward
  * to (next in line), or one that takes them first (preloaded ahead of LoopHunter, or the program's
- * own exported malloc). `seen`: allocations were counted. */
+ * own exported malloc). `seen`: allocations were counted. The first definition ahead of us is no
+ * such allocator when it is the one we forward to: under `loophunter attach` every module comes
+ * before LoopHunter, libc's malloc first, and the GOT entries lead its calls to us. */
 static void allocator_json(lh_json *j, bool seen) {
-    const lh_symbol_hit *in_use = first_malloc.address != NULL && first_malloc.before_self ? &first_malloc : &next_malloc;
+    const lh_symbol_hit *in_use = first_malloc.address != NULL && first_malloc.before_self
+                                          && first_malloc.address != next_malloc.address
+                                      ? &first_malloc
+                                      : &next_malloc;
     bool ahead = in_use == &first_malloc;
     const char *name = allocator_name(in_use->module);
     lh_json_begin_object(j, "allocator");

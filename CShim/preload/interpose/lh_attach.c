@@ -143,10 +143,9 @@ LH_EXPORT int loophunter_attach(const char *control) {
     lh_tls *t = &lh_tls_data;
     LH_GUARDED(t);
     int state = lh_load_acquire(&lh_state);
-    if (state == LH_STATE_READY && lh_proc.attached && lh_proc.attach_owner_pid > 0
+    if (state == LH_STATE_READY && lh_proc.attached && lh_proc.attach_owner_pid > 0 && !lh_sandboxed()
         && kill(lh_proc.attach_owner_pid, 0) != 0 && errno == ESRCH) {
-        /* The session of a command that was killed: this command takes over. (Here, not in a
-         * sandbox: the injection itself opened and mapped files.) */
+        /* The session of a command that was killed: this command takes over. */
         end_session(LH_ATTACH_END_REPLACED);
         state = lh_load_acquire(&lh_state); /* DETACHED, unless another thread is still ending it */
     }

@@ -21,6 +21,15 @@ public enum AttachVerdict {
         let watched = String(format: "%.0f s", seconds)
         let allocations = last.alloc?.calls ?? 0
         let counted = allocations > 0 ? " (it counted \(allocations) allocation calls)" : ""
+        if last.iterationSource.loopCodeRanges == 0 {
+            // No event-loop library at all: what could be watched was the allocations and the waits.
+            let libraries = last.iterationSource.loopLibraries.joined(separator: ", ")
+            let sentence = "\(subject) has no event-loop library LoopHunter knows loaded (\(libraries); LOOPHUNTER_LOOP_LIBS "
+                + "names more): in \(watched) it watched only its allocations\(allocations > 0 ? " (\(allocations) calls)" : "") "
+                + "and its waits, so no layout loop can be seen in it; if it runs a toolkit LoopHunter does not support yet, "
+                + "say which in a bug report."
+            return RunVerdict(blind: true, sentences: [sentence])
+        }
         let sentence = last.state == "exited"
             ? "\(subject) exited before LoopHunter saw an event-loop iteration or a layout in it\(counted)."
             : "In \(watched) LoopHunter saw no event-loop iteration and no layout in \(subject)\(counted): it runs no event "

@@ -115,6 +115,7 @@ struct AttachCommand: ParsableCommand {
                                subject, Date().timeIntervalSince(started), seconds))
 
         let ended = Self.watch(pid: pid, seconds: seconds)
+        if ended { Diagnostics.say("\(subject) ended during the watch; what follows covers it until then") }
         if !ended {
             switch Injector.call(pid: pid, library: preloadPath, function: "loophunter_detach", argument: control,
                                  timeoutMs: Self.injectTimeoutMs) {

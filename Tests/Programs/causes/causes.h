@@ -44,7 +44,7 @@
 #include <sys/resource.h>
 
 #define CAUSE_MAX_WINDOWS 4
-#define CAUSE_MAX_SECONDS 120
+#define CAUSE_MAX_SECONDS 1800
 
 typedef struct {
   GtkWidget *window;
