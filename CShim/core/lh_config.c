@@ -100,13 +100,15 @@ static bool equals_ignoring_case(const char *a, const char *b) {
     return *a == *b;
 }
 
+static const char *const flag_on[] = {"1", "true", "yes", "on"};
+static const char *const flag_off[] = {"0", "false", "no", "off"};
+
 static void parse_flag(loader *ld, char *const *envp, const char *name, bool *field, bool def) {
     *field = def;
     const char *v = lookup(envp, name);
     if (v == NULL) return;
-    static const char *const on[] = {"1", "true", "yes", "on"};
-    static const char *const off[] = {"0", "false", "no", "off"};
-    for (size_t i = 0; i < LH_ARRAY_COUNT(on); i++) {
+    const char *const *on = flag_on, *const *off = flag_off;
+    for (size_t i = 0; i < LH_ARRAY_COUNT(flag_on); i++) {
         if (equals_ignoring_case(v, on[i])) {
             *field = true;
             return;
@@ -348,6 +350,14 @@ int lh_config_load(lh_config *cfg, char *const *envp, unsigned uid, lh_config_em
 
     report_unknown(&ld, envp);
     return ld.messages;
+}
+
+bool lh_config_disabled(char *const *envp) {
+    const char *v = lookup(envp, "DISABLE");
+    if (v == NULL) return false;
+    for (size_t i = 0; i < LH_ARRAY_COUNT(flag_on); i++)
+        if (equals_ignoring_case(v, flag_on[i])) return true;
+    return false;
 }
 
 void lh_config_visit(const lh_config *cfg, lh_config_visit_fn fn, void *ctx) {

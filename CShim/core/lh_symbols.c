@@ -84,7 +84,7 @@ static int candidate(const module_tables *t, uint32_t index, const char *name, b
 
 /* The symbol index of `name`'s default definition in the module (or a hidden version when it has
  * no default one); 0 when it has none. */
-static uint32_t lookup(const module_tables *t, const char *name, bool data) {
+static uint32_t lookup_hashed(const module_tables *t, const char *name, uint32_t h, bool data) {
     uint32_t hidden = 0;
     if (t->gnu_hash != NULL) {
         uint32_t nbuckets = t->gnu_hash[0], symoffset = t->gnu_hash[1];
@@ -93,7 +93,6 @@ static uint32_t lookup(const module_tables *t, const char *name, bool data) {
         const ElfW(Addr) *bloom = (const ElfW(Addr) *)(t->gnu_hash + 4);
         const uint32_t *buckets = (const uint32_t *)(bloom + bloom_size);
         const uint32_t *chain = buckets + nbuckets;
-        uint32_t h = gnu_hash(name);
         const unsigned bits = sizeof(ElfW(Addr)) * 8;
         ElfW(Addr) word = bloom[(h / bits) % bloom_size];
         ElfW(Addr) mask = ((ElfW(Addr))1 << (h % bits)) | ((ElfW(Addr))1 << ((h >> bloom_shift) % bits));
@@ -122,6 +121,10 @@ static uint32_t lookup(const module_tables *t, const char *name, bool data) {
         if (c == 1 && hidden == 0) hidden = index;
     }
     return hidden;
+}
+
+static uint32_t lookup(const module_tables *t, const char *name, bool data) {
+    return lookup_hashed(t, name, gnu_hash(name), data);
 }
 
 static bool contains(const struct dl_phdr_info *info, uintptr_t a) {
@@ -198,6 +201,62 @@ bool lh_symbol_first_data(const char *name, const void *self, lh_symbol_hit *out
     dl_iterate_phdr(find_cb, &c);
     *out = c.before.address != NULL ? c.before : c.after;
     return out->address != NULL;
+}
+
+/* ---- several names in one walk ------------------------------------------------------------- */
+
+typedef struct each_ctx {
+    const char *const *names;
+    size_t n;
+    uintptr_t self;
+    bool past_self;
+    uint32_t hashes[LH_SYMBOL_EACH_MAX];
+    lh_symbol_hit *before, *after; /* the first definition before / after self's module */
+} each_ctx;
+
+static int each_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)size;
+    each_ctx *c = arg;
+    if (c->self != 0 && contains(info, c->self)) {
+        c->past_self = true;
+        return 0;
+    }
+    lh_symbol_hit *slots = c->past_self || c->self == 0 ? c->after : c->before;
+    module_tables t;
+    bool have_tables = false, missing = false;
+    for (size_t i = 0; i < c->n; i++) {
+        if (slots[i].address != NULL) continue; /* the first in load order is kept */
+        if (!have_tables && !(have_tables = tables_of(info, &t))) return 0;
+        uint32_t index = lookup_hashed(&t, c->names[i], c->hashes[i], false);
+        void *address = index != 0 ? address_of(info, &t, index) : NULL;
+        if (address == NULL) {
+            missing = true;
+            continue;
+        }
+        slots[i].address = address;
+        slots[i].module_base = info->dlpi_addr;
+        slots[i].module = info->dlpi_name != NULL ? info->dlpi_name : "";
+        slots[i].before_self = slots == c->before;
+    }
+    /* Stop when no answer can change: every name has its definition after self. */
+    return slots == c->after && !missing;
+}
+
+void lh_symbol_find_each(const char *const *names, size_t n, const void *self, lh_symbol_hit *finds,
+                         lh_symbol_hit *firsts) {
+    if (n > LH_SYMBOL_EACH_MAX) n = LH_SYMBOL_EACH_MAX;
+    each_ctx c = {.names = names, .n = n, .self = (uintptr_t)self, .before = firsts, .after = finds};
+    for (size_t i = 0; i < n; i++) {
+        c.hashes[i] = gnu_hash(names[i]);
+        finds[i] = (lh_symbol_hit){0};
+        firsts[i] = (lh_symbol_hit){0};
+    }
+    dl_iterate_phdr(each_cb, &c);
+    /* finds: after self, else before; firsts: before self, else after. */
+    for (size_t i = 0; i < n; i++) {
+        if (finds[i].address == NULL) finds[i] = firsts[i];
+        else if (firsts[i].address == NULL) firsts[i] = finds[i];
+    }
 }
 
 typedef struct loaded_ctx {

@@ -115,6 +115,11 @@ typedef void (*lh_config_emit)(void *ctx, const char *line);
  * "NAME=value" strings). `uid` names the default directory. Returns the number of messages. */
 int lh_config_load(lh_config *cfg, char *const *envp, unsigned uid, lh_config_emit emit, void *ctx) LH_HIDDEN;
 
+/* Whether envp switches LoopHunter off (LOOPHUNTER_DISABLE on, as lh_config_load reads it): one
+ * pass over envp, nothing else parsed, nothing said (the preload's constructor asks this first, so
+ * a disabled process pays for no more than this). */
+bool lh_config_disabled(char *const *envp) LH_HIDDEN;
+
 /* Metadata for the summary and the docs: walks every variable and its value in force. */
 typedef void (*lh_config_visit_fn)(void *ctx, const char *name, const char *value_text,
                                    uint64_t number, int kind /* 0 number, 1 flag, 2 text */);

@@ -40,6 +40,14 @@ bool lh_symbol_first(const char *name, const void *self, lh_symbol_hit *out) LH_
 /* As lh_symbol_first, for a data object (a variable such as GLib's g_idle_funcs). */
 bool lh_symbol_first_data(const char *name, const void *self, lh_symbol_hit *out) LH_HIDDEN;
 
+/* lh_symbol_find and lh_symbol_first of several function names (at most LH_SYMBOL_EACH_MAX) in
+ * one walk of the modules, each module's tables read once and each name hashed once: finds[i] is
+ * lh_symbol_find(names[i], self), firsts[i] lh_symbol_first(names[i], self). Start-up resolves
+ * its sets of originals this way (a walk per name cost ~2,400 instructions each). */
+#define LH_SYMBOL_EACH_MAX 12
+void lh_symbol_find_each(const char *const *names, size_t n, const void *self, lh_symbol_hit *finds,
+                         lh_symbol_hit *firsts) LH_HIDDEN;
+
 /* Whether `address` lies in a loaded module now (after a dlclose a cached pointer may not). */
 bool lh_symbol_is_loaded(const void *address) LH_HIDDEN;
 /* The definition of function `name` in the module that contains `self` only (`loophunter attach`:

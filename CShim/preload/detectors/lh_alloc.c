@@ -44,15 +44,6 @@
 
 #include "lh_symbols.h"
 
-/* glibc's own allocator: what a name falls back to if no module defines it (never seen). */
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t count, size_t size);
-extern void *__libc_realloc(void *block, size_t size);
-extern void __libc_free(void *block);
-extern void *__libc_memalign(size_t alignment, size_t size);
-extern void *__libc_valloc(size_t size);
-extern void *__libc_pvalloc(size_t size);
-
 #define LH_ALLOC_POOL 1024          /* threads with counters of their own at one time */
 #define LH_USABLE_CHECKS 64
 
@@ -145,36 +136,45 @@ static lh_symbol_hit next_malloc, first_malloc;
 static bool next_is_glibc;
 static _Atomic int resolved; /* 0: not yet; 1: lh_real_* all set (release/acquire) */
 
-/* A name's fallback when no module defines it (impossible with glibc; kept for odd hosts). */
+/* A name's fallback when no module defines it (impossible with glibc; kept for odd hosts): glibc's
+ * own allocator, __libc_<name>. Looked up by name when needed, not linked: each name the library
+ * imports is a symbol lookup the loader makes in every process at start-up (~600 instructions). */
+static void *libc_own(const char *name) {
+    lh_symbol_hit hit;
+    return lh_symbol_first(name, (const void *)libc_own, &hit) ? hit.address : NULL;
+}
+
 static int fallback_posix_memalign(void **out, size_t alignment, size_t size) {
     if (alignment % sizeof(void *) != 0 || alignment == 0 ||
         ((alignment / sizeof(void *)) & (alignment / sizeof(void *) - 1)) != 0)
         return EINVAL;
-    void *block = __libc_memalign(alignment, size);
+    void *(*memalign_fn)(size_t, size_t) = (void *(*)(size_t, size_t))libc_own("__libc_memalign");
+    void *block = memalign_fn != NULL ? memalign_fn(alignment, size) : NULL;
     if (block == NULL) return ENOMEM;
     *out = block;
     return 0;
 }
 static void *fallback_reallocarray(void *block, size_t count, size_t size) {
     size_t bytes;
-    if (__builtin_mul_overflow(count, size, &bytes)) {
+    void *(*realloc_fn)(void *, size_t) = (void *(*)(void *, size_t))libc_own("__libc_realloc");
+    if (__builtin_mul_overflow(count, size, &bytes) || realloc_fn == NULL) {
         errno = ENOMEM;
         return NULL;
     }
-    return __libc_realloc(block, bytes);
+    return realloc_fn(block, bytes);
 }
 
 static void *fallback_of(unsigned hook) {
     switch (hook) {
-    case LH_HOOK_malloc: return (void *)__libc_malloc;
-    case LH_HOOK_calloc: return (void *)__libc_calloc;
-    case LH_HOOK_realloc: return (void *)__libc_realloc;
+    case LH_HOOK_malloc: return libc_own("__libc_malloc");
+    case LH_HOOK_calloc: return libc_own("__libc_calloc");
+    case LH_HOOK_realloc: return libc_own("__libc_realloc");
     case LH_HOOK_reallocarray: return (void *)fallback_reallocarray;
-    case LH_HOOK_free: return (void *)__libc_free;
+    case LH_HOOK_free: return libc_own("__libc_free");
     case LH_HOOK_posix_memalign: return (void *)fallback_posix_memalign;
-    case LH_HOOK_aligned_alloc: case LH_HOOK_memalign: return (void *)__libc_memalign;
-    case LH_HOOK_valloc: return (void *)__libc_valloc;
-    case LH_HOOK_pvalloc: return (void *)__libc_pvalloc;
+    case LH_HOOK_aligned_alloc: case LH_HOOK_memalign: return libc_own("__libc_memalign");
+    case LH_HOOK_valloc: return libc_own("__libc_valloc");
+    case LH_HOOK_pvalloc: return libc_own("__libc_pvalloc");
     case LH_HOOK_malloc_usable_size: return NULL; /* sizes then count as 0 (usable_slow) */
     default: return NULL;
     }
@@ -195,16 +195,30 @@ void lh_alloc_resolve(void) {
     if (lh_load_acquire(&resolved)) return;
     int saved = errno;
     resolving = true;
-    const void *self = (const void *)lh_alloc_resolve;
-    for (unsigned id = 0; id < LH_HOOK_COUNT; id++) {
-        if (lh_hooks[id].family != LH_FAMILY_ALLOC) continue;
-        lh_symbol_hit hit;
-        void *fn = lh_symbol_find(lh_hooks[id].name, self, &hit) ? hit.address : fallback_of(id);
-        if (id == LH_HOOK_malloc) next_malloc = hit;
-        /* relaxed: each racing resolver stores the same value; `resolved` publishes the set. */
-        __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
+    /* The family's names, up to LH_SYMBOL_EACH_MAX at a time, each batch in one walk of the
+     * modules (lh_symbol_find_each; a walk per name cost ~2,400 instructions at start-up). */
+    for (unsigned next = 0; next < LH_HOOK_COUNT;) {
+        const char *names[LH_SYMBOL_EACH_MAX];
+        unsigned ids[LH_SYMBOL_EACH_MAX];
+        size_t n = 0;
+        for (; next < LH_HOOK_COUNT && n < LH_SYMBOL_EACH_MAX; next++) {
+            if (lh_hooks[next].family != LH_FAMILY_ALLOC) continue;
+            ids[n] = next;
+            names[n++] = lh_hooks[next].name;
+        }
+        lh_symbol_hit finds[LH_SYMBOL_EACH_MAX], firsts[LH_SYMBOL_EACH_MAX];
+        lh_symbol_find_each(names, n, (const void *)lh_alloc_resolve, finds, firsts);
+        for (size_t i = 0; i < n; i++) {
+            unsigned id = ids[i];
+            void *fn = finds[i].address != NULL ? finds[i].address : fallback_of(id);
+            if (id == LH_HOOK_malloc) {
+                next_malloc = finds[i];
+                first_malloc = firsts[i];
+            }
+            /* relaxed: each racing resolver stores the same value; `resolved` publishes the set. */
+            __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
+        }
     }
-    lh_symbol_first("malloc", self, &first_malloc);
     /* By module, not by comparing with __libc_malloc: an allocator may define that name too
      * (mimalloc does), and then our own reference to it binds there. */
     next_is_glibc = next_malloc.module != NULL && is_libc(next_malloc.module);
@@ -785,15 +799,16 @@ static int init(void) {
 }
 
 /* The end of start-up (every process, whatever the families): counting starts when LoopHunter is
- * ready with the family on and the pool mapped; the allocator in use is known either way. */
+ * ready with the family on and the pool mapped. Only then is the allocator in use needed now (to
+ * know how sizes are read); otherwise the first call of a wrapper finds it (a process that never
+ * allocates, or runs with LoopHunter off, never pays the lookup). */
 static void started(bool ready) {
-    lh_alloc_resolve();
+    bool counting = ready && pool != NULL && lh_family_on(LH_FAMILY_ALLOC);
+    if (counting) lh_alloc_resolve();
     /* glibc: sizes from its header once checked; another allocator: its malloc_usable_size.
      * release: pairs with the hooks' acquire load of lh_alloc_on, so a hook that sees it on sees
      * the initialised lh_proc (configuration, table), the pool and the resolved set. */
-    int on = !ready || pool == NULL || !lh_family_on(LH_FAMILY_ALLOC) ? LH_ALLOC_OFF
-             : next_is_glibc                                         ? LH_ALLOC_CHECKING
-                                                                     : LH_ALLOC_FOREIGN;
+    int on = !counting ? LH_ALLOC_OFF : next_is_glibc ? LH_ALLOC_CHECKING : LH_ALLOC_FOREIGN;
     lh_store_release(&lh_alloc_on, on);
 }
 
@@ -987,6 +1002,7 @@ static const char *allocator_name(const char *module) {
  * such allocator when it is the one we forward to: under `loophunter attach` every module comes
  * before LoopHunter, libc's malloc first, and the GOT entries lead its calls to us. */
 static void allocator_json(lh_json *j, bool seen) {
+    lh_alloc_resolve(); /* with the family off, start-up left it to the first call (started) */
     const lh_symbol_hit *in_use = first_malloc.address != NULL && first_malloc.before_self
                                           && first_malloc.address != next_malloc.address
                                       ? &first_malloc

@@ -120,7 +120,7 @@ static void scratch_give(lh_scratch *s, bool mapped) {
 void lh_breach_init(void) {
     /* The TSan runtime is in the process (a TSan-built host): annotate the shared area. Written
      * once during start-up, published with the ready state (see lh_unwinder_init). */
-    if (lh_host_function("__tsan_init") != NULL) {
+    if (lh_host_has_tsan()) {
         *(void **)&tsan_acquire = lh_host_function("__tsan_acquire");
         *(void **)&tsan_release = lh_host_function("__tsan_release");
     }

@@ -64,7 +64,7 @@ void lh_unwinder_init(void) {
     /* The TSan runtime is in the process (a TSan-built host): walk without unw_backtrace's cache.
      * Written once during start-up; lh_init_slow's release store of the ready state publishes it
      * to every capture (they all run after an acquire of that state). */
-    if (lh_host_function("__tsan_init") != NULL) lh_unwind_by_steps = true;
+    if (lh_host_has_tsan()) lh_unwind_by_steps = true;
 }
 
 void lh_prime_unwinder(void) {

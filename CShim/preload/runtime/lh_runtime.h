@@ -377,6 +377,8 @@ void lh_memory_json(struct lh_json *j) LH_HIDDEN;
  * never LoopHunter's. For calling the toolkit (lh_symbols.h; allocates nothing). NULL: none. */
 void *lh_host_function(const char *name) LH_HIDDEN;
 void *lh_host_data(const char *name) LH_HIDDEN;
+/* Whether the TSan runtime is in the process (looked up once). */
+bool lh_host_has_tsan(void) LH_HIDDEN;
 
 /* ---- pools mapped on first use (lh_state.c) -------------------------------------------------------- */
 

@@ -323,6 +323,14 @@ __attribute__((constructor)) static void lh_constructor(void) {
         lh_cas_relaxed(&lh_state, &expected, LH_STATE_DETACHED);
         return;
     }
+    if (lh_load_acquire(&lh_state) == LH_STATE_UNINIT && lh_config_disabled(environ)) {
+        /* LOOPHUNTER_DISABLE: off before anything else is read, mapped or looked up (every hook
+         * forwards; the malloc family finds its originals at its first call). relaxed: nothing is
+         * published with it; a hook that initialised us first already decided. */
+        int expected = LH_STATE_UNINIT;
+        lh_cas_relaxed(&lh_state, &expected, LH_STATE_OFF);
+        return;
+    }
     if (lh_load_acquire(&lh_state) == LH_STATE_UNINIT) lh_init_slow();
     /* The summary is kept current from now on (not inside a hook that initialised us: that may be
      * a signal handler). */

@@ -133,99 +133,99 @@ static void forget_widget(const void *widget) {
 /* GTK 3: void size_allocate(GtkWidget *, GtkAllocation *) */
 typedef void (*g3_alloc_fn)(void *, lh_gtk_rect *);
 #define g3_alloc_WRAPPER(i)                                                                         \
-    static void g3_alloc_##i(void *w, lh_gtk_rect *a) {                                             \
+    static LH_USED void g3_alloc_##i(void *w, lh_gtk_rect *a) {                                             \
         lh_slot *outer = vfunc_enter_allocate(w, a != NULL ? SIZE(a->width, a->height) : LH_GEOMETRY_NONE); \
         ((g3_alloc_fn)LH_ORIG(g3_alloc, i))(w, a);                                                  \
         vfunc_leave(outer);                                                                     \
     }
-#define g3_alloc_ADDRESS(i) (void *)g3_alloc_##i,
+#define g3_alloc_OFFSET(i) LH_POOL_OFFSET(g3_alloc, i)
 LH_DEFINE_POOL(g3_alloc, LH_REP256, LH_POOL_SMALL)
 
 /* GTK 3: void get_preferred_width/height(GtkWidget *, gint *minimum, gint *natural) */
 typedef void (*g3_pref_fn)(void *, int *, int *);
 #define g3_pref_WRAPPER(i)                                                                          \
-    static void g3_pref_##i(void *w, int *min, int *nat) {                                          \
+    static LH_USED void g3_pref_##i(void *w, int *min, int *nat) {                                          \
         lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g3_pref_fn)LH_ORIG(g3_pref, i))(w, min, nat);                                             \
         vfunc_leave(outer);                                                                     \
     }
-#define g3_pref_ADDRESS(i) (void *)g3_pref_##i,
+#define g3_pref_OFFSET(i) LH_POOL_OFFSET(g3_pref, i)
 LH_DEFINE_POOL(g3_pref, LH_REP256, LH_POOL_SMALL)
 
 /* GTK 3: void get_preferred_width_for_height/height_for_width(GtkWidget *, gint, gint *, gint *) */
 typedef void (*g3_pref_for_fn)(void *, int, int *, int *);
 #define g3_pref_for_WRAPPER(i)                                                                      \
-    static void g3_pref_for_##i(void *w, int size, int *min, int *nat) {                            \
+    static LH_USED void g3_pref_for_##i(void *w, int size, int *min, int *nat) {                            \
         lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g3_pref_for_fn)LH_ORIG(g3_pref_for, i))(w, size, min, nat);                               \
         vfunc_leave(outer);                                                                     \
     }
-#define g3_pref_for_ADDRESS(i) (void *)g3_pref_for_##i,
+#define g3_pref_for_OFFSET(i) LH_POOL_OFFSET(g3_pref_for, i)
 LH_DEFINE_POOL(g3_pref_for, LH_REP256, LH_POOL_SMALL)
 
 /* GTK 3: void get_preferred_height_and_baseline_for_width(GtkWidget *, gint, gint *x4) */
 typedef void (*g3_pref_base_fn)(void *, int, int *, int *, int *, int *);
 #define g3_pref_base_WRAPPER(i)                                                                     \
-    static void g3_pref_base_##i(void *w, int width, int *min, int *nat, int *min_b, int *nat_b) {  \
+    static LH_USED void g3_pref_base_##i(void *w, int width, int *min, int *nat, int *min_b, int *nat_b) {  \
         lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g3_pref_base_fn)LH_ORIG(g3_pref_base, i))(w, width, min, nat, min_b, nat_b);              \
         vfunc_leave(outer);                                                                     \
     }
-#define g3_pref_base_ADDRESS(i) (void *)g3_pref_base_##i,
+#define g3_pref_base_OFFSET(i) LH_POOL_OFFSET(g3_pref_base, i)
 LH_DEFINE_POOL(g3_pref_base, LH_REP256, LH_POOL_SMALL)
 
 /* GTK 4: void size_allocate(GtkWidget *, int width, int height, int baseline) */
 typedef void (*g4_alloc_fn)(void *, int, int, int);
 #define g4_alloc_WRAPPER(i)                                                                         \
-    static void g4_alloc_##i(void *w, int width, int height, int baseline) {                        \
+    static LH_USED void g4_alloc_##i(void *w, int width, int height, int baseline) {                        \
         lh_slot *outer = vfunc_enter_allocate(w, SIZE(width, height));                 \
         ((g4_alloc_fn)LH_ORIG(g4_alloc, i))(w, width, height, baseline);                            \
         vfunc_leave(outer);                                                                     \
     }
-#define g4_alloc_ADDRESS(i) (void *)g4_alloc_##i,
+#define g4_alloc_OFFSET(i) LH_POOL_OFFSET(g4_alloc, i)
 LH_DEFINE_POOL(g4_alloc, LH_REP256, LH_POOL_SMALL)
 
 /* GTK 4: void measure(GtkWidget *, GtkOrientation, int for_size, int *x4) */
 typedef void (*g4_measure_fn)(void *, int, int, int *, int *, int *, int *);
 #define g4_measure_WRAPPER(i)                                                                       \
-    static void g4_measure_##i(void *w, int orientation, int for_size, int *min, int *nat, int *min_b, int *nat_b) { \
+    static LH_USED void g4_measure_##i(void *w, int orientation, int for_size, int *min, int *nat, int *min_b, int *nat_b) { \
         lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g4_measure_fn)LH_ORIG(g4_measure, i))(w, orientation, for_size, min, nat, min_b, nat_b);  \
         vfunc_leave(outer);                                                                     \
     }
-#define g4_measure_ADDRESS(i) (void *)g4_measure_##i,
+#define g4_measure_OFFSET(i) LH_POOL_OFFSET(g4_measure, i)
 LH_DEFINE_POOL(g4_measure, LH_REP256, LH_POOL_SMALL)
 
 /* GTK 4: void allocate(GtkLayoutManager *, GtkWidget *, int width, int height, int baseline) */
 typedef void (*g4_lm_alloc_fn)(void *, void *, int, int, int);
 #define g4_lm_alloc_WRAPPER(i)                                                                      \
-    static void g4_lm_alloc_##i(void *lm, void *w, int width, int height, int baseline) {           \
+    static LH_USED void g4_lm_alloc_##i(void *lm, void *w, int width, int height, int baseline) {           \
         lh_slot *outer = vfunc_enter_allocate(w, SIZE(width, height));                 \
         ((g4_lm_alloc_fn)LH_ORIG(g4_lm_alloc, i))(lm, w, width, height, baseline);                  \
         vfunc_leave(outer);                                                                     \
     }
-#define g4_lm_alloc_ADDRESS(i) (void *)g4_lm_alloc_##i,
+#define g4_lm_alloc_OFFSET(i) LH_POOL_OFFSET(g4_lm_alloc, i)
 LH_DEFINE_POOL(g4_lm_alloc, LH_REP256, LH_POOL_SMALL)
 
 /* GTK 4: void measure(GtkLayoutManager *, GtkWidget *, GtkOrientation, int for_size, int *x4) */
 typedef void (*g4_lm_measure_fn)(void *, void *, int, int, int *, int *, int *, int *);
 #define g4_lm_measure_WRAPPER(i)                                                                    \
-    static void g4_lm_measure_##i(void *lm, void *w, int orientation, int for_size, int *min, int *nat, int *min_b, int *nat_b) { \
+    static LH_USED void g4_lm_measure_##i(void *lm, void *w, int orientation, int for_size, int *min, int *nat, int *min_b, int *nat_b) { \
         lh_slot *outer = vfunc_enter_measure(w);                                                   \
         ((g4_lm_measure_fn)LH_ORIG(g4_lm_measure, i))(lm, w, orientation, for_size, min, nat, min_b, nat_b); \
         vfunc_leave(outer);                                                                     \
     }
-#define g4_lm_measure_ADDRESS(i) (void *)g4_lm_measure_##i,
+#define g4_lm_measure_OFFSET(i) LH_POOL_OFFSET(g4_lm_measure, i)
 LH_DEFINE_POOL(g4_lm_measure, LH_REP256, LH_POOL_SMALL)
 
 /* Both: GObjectClass.finalize of widget classes: void finalize(GObject *) */
 typedef void (*finalize_fn)(void *);
 #define finalize_WRAPPER(i)                                                                         \
-    static void finalize_##i(void *object) {                                                        \
+    static LH_USED void finalize_##i(void *object) {                                                        \
         forget_widget(object);                                                                      \
         ((finalize_fn)LH_ORIG(finalize, i))(object);                                                \
     }
-#define finalize_ADDRESS(i) (void *)finalize_##i,
+#define finalize_OFFSET(i) LH_POOL_OFFSET(finalize, i)
 LH_DEFINE_POOL(finalize, LH_REP512, LH_POOL_LARGE)
 
 /* ---- the pools and the slots they serve ----------------------------------------------------- */
@@ -233,7 +233,7 @@ LH_DEFINE_POOL(finalize, LH_REP512, LH_POOL_LARGE)
 typedef struct pool {
     const char *name;
     void **orig;
-    void *const *wrappers;
+    const int32_t *wrappers; /* offsets from the table (LH_POOL_WRAPPER) */
     unsigned capacity;
     unsigned used; /* under the patching flag */
 } pool;
@@ -242,15 +242,15 @@ enum { P_G3_ALLOC, P_G3_PREF, P_G3_PREF_FOR, P_G3_PREF_BASE, P_G4_ALLOC, P_G4_ME
        P_G4_LM_MEASURE, P_FINALIZE, P_COUNT };
 
 static pool pools[P_COUNT] = {
-    [P_G3_ALLOC] = {"gtk3 size_allocate", g3_alloc_orig, g3_alloc_wrappers, LH_POOL_SMALL, 0},
-    [P_G3_PREF] = {"gtk3 get_preferred_width/height", g3_pref_orig, g3_pref_wrappers, LH_POOL_SMALL, 0},
-    [P_G3_PREF_FOR] = {"gtk3 get_preferred_*_for_*", g3_pref_for_orig, g3_pref_for_wrappers, LH_POOL_SMALL, 0},
-    [P_G3_PREF_BASE] = {"gtk3 get_preferred_height_and_baseline_for_width", g3_pref_base_orig, g3_pref_base_wrappers, LH_POOL_SMALL, 0},
-    [P_G4_ALLOC] = {"gtk4 size_allocate", g4_alloc_orig, g4_alloc_wrappers, LH_POOL_SMALL, 0},
-    [P_G4_MEASURE] = {"gtk4 measure", g4_measure_orig, g4_measure_wrappers, LH_POOL_SMALL, 0},
-    [P_G4_LM_ALLOC] = {"gtk4 layout manager allocate", g4_lm_alloc_orig, g4_lm_alloc_wrappers, LH_POOL_SMALL, 0},
-    [P_G4_LM_MEASURE] = {"gtk4 layout manager measure", g4_lm_measure_orig, g4_lm_measure_wrappers, LH_POOL_SMALL, 0},
-    [P_FINALIZE] = {"finalize", finalize_orig, finalize_wrappers, LH_POOL_LARGE, 0},
+    [P_G3_ALLOC] = {"gtk3 size_allocate", g3_alloc_orig, g3_alloc_offsets, LH_POOL_SMALL, 0},
+    [P_G3_PREF] = {"gtk3 get_preferred_width/height", g3_pref_orig, g3_pref_offsets, LH_POOL_SMALL, 0},
+    [P_G3_PREF_FOR] = {"gtk3 get_preferred_*_for_*", g3_pref_for_orig, g3_pref_for_offsets, LH_POOL_SMALL, 0},
+    [P_G3_PREF_BASE] = {"gtk3 get_preferred_height_and_baseline_for_width", g3_pref_base_orig, g3_pref_base_offsets, LH_POOL_SMALL, 0},
+    [P_G4_ALLOC] = {"gtk4 size_allocate", g4_alloc_orig, g4_alloc_offsets, LH_POOL_SMALL, 0},
+    [P_G4_MEASURE] = {"gtk4 measure", g4_measure_orig, g4_measure_offsets, LH_POOL_SMALL, 0},
+    [P_G4_LM_ALLOC] = {"gtk4 layout manager allocate", g4_lm_alloc_orig, g4_lm_alloc_offsets, LH_POOL_SMALL, 0},
+    [P_G4_LM_MEASURE] = {"gtk4 layout manager measure", g4_lm_measure_orig, g4_lm_measure_offsets, LH_POOL_SMALL, 0},
+    [P_FINALIZE] = {"finalize", finalize_orig, finalize_offsets, LH_POOL_LARGE, 0},
 };
 
 typedef struct slot_spec {
@@ -294,7 +294,7 @@ static bool is_ours(const void *fn) { return lh_is_own_code((uintptr_t)fn); }
 static void *wrapper_for(int p, void *fn) {
     pool *pl = &pools[p];
     for (unsigned i = 0; i < pl->used; i++)
-        if (pl->orig[i] == fn) return pl->wrappers[i];
+        if (pl->orig[i] == fn) return LH_POOL_WRAPPER(pl->wrappers, i);
     if (pl->used == pl->capacity) {
         lh_add_relaxed(&pool_exhausted, 1); /* stat */
         return NULL;
@@ -302,7 +302,7 @@ static void *wrapper_for(int p, void *fn) {
     unsigned i = pl->used++;
     /* release: the original is in place before the wrapper can be reached through a slot. */
     __atomic_store_n(&pl->orig[i], fn, __ATOMIC_RELEASE);
-    return pl->wrappers[i];
+    return LH_POOL_WRAPPER(pl->wrappers, i);
 }
 
 /* Points the class's slots at wrappers; decided by what the slots hold. NULL slots stay NULL. */
@@ -737,7 +737,7 @@ static void give_back(lh_gtype type, const slot_spec *specs, size_t n, int depth
         if (fn == NULL || !is_ours(fn)) continue;
         const pool *pl = &pools[specs[s].pool];
         for (unsigned i = 0; i < pl->used; i++)
-            if (pl->wrappers[i] == fn) {
+            if (LH_POOL_WRAPPER(pl->wrappers, i) == fn) {
                 /* relaxed: a pointer store GTK reads with a plain load; the original was always valid. */
                 __atomic_store_n(slot, __atomic_load_n(&pl->orig[i], __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
                 break;

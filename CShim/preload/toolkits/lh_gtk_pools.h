@@ -33,9 +33,23 @@
 #define LH_ORIG(pool, i) __atomic_load_n(&pool##_orig[i], __ATOMIC_RELAXED)
 
 /* Declares the originals of a pool, its wrappers and the table of their addresses.
- * `wrapper(i)` defines one wrapper for index i; `n` is LH_POOL_SMALL or LH_POOL_LARGE. */
+ * `pool##_WRAPPER(i)` defines one wrapper for index i; `n` is LH_POOL_SMALL or LH_POOL_LARGE.
+ *
+ * The table holds each wrapper's offset from the table itself (32 bits, in .rodata), not its
+ * address: a table of 2,560 addresses took 2,560 relative relocations that the loader applied in
+ * every process at start-up (half of the preload's load cost in /bin/true, and seven pages of
+ * .data.rel.ro copied on write), GTK or not. C cannot write the difference of two addresses as a
+ * constant, so the table is assembler (`.long wrapper - table`, resolved when the library is
+ * linked); the wrappers are `used` (only the assembler refers to them) and a misspelt name fails
+ * the link. LH_POOL_WRAPPER(pool, i) is wrapper i's address. */
+#define LH_USED __attribute__((used))
+#define LH_POOL_OFFSET(pool, i) ".long " #pool "_" #i " - " #pool "_offsets\n"
 #define LH_DEFINE_POOL(pool, rep, n)                                                                \
     static void *pool##_orig[n];                                                                    \
     rep(pool##_WRAPPER)                                                                             \
-    static void *const pool##_wrappers[n] = {rep(pool##_ADDRESS)};
+    __asm__(".pushsection .rodata\n.balign 4\n.type " #pool "_offsets, @object\n"                 \
+            #pool "_offsets:\n" rep(pool##_OFFSET) ".size " #pool "_offsets, . - " #pool "_offsets\n" \
+            ".popsection\n");                                                                       \
+    extern const int32_t pool##_offsets[n] __attribute__((visibility("hidden")));
+#define LH_POOL_WRAPPER(offsets, i) ((void *)((const char *)(offsets) + (offsets)[i]))
 #endif
