@@ -190,35 +190,24 @@ static bool is_libc(const char *path) {
 /* The thread that is resolving (a nested call on it is served from the pool). */
 static __thread bool resolving __attribute__((tls_model("initial-exec")));
 
+/* One row of the family: its original (or the fallback), and for malloc what the summary says. */
+static void resolve_one(unsigned id, const lh_symbol_hit *find, const lh_symbol_hit *first, void *ctx) {
+    (void)ctx;
+    void *fn = find->address != NULL ? find->address : fallback_of(id);
+    if (id == LH_HOOK_malloc) {
+        next_malloc = *find;
+        first_malloc = *first;
+    }
+    /* relaxed: each racing resolver stores the same value; `resolved` publishes the set. */
+    __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
+}
+
 void lh_alloc_resolve(void) {
     /* acquire: pairs with the release below; the pointers are all set. */
     if (lh_load_acquire(&resolved)) return;
     int saved = errno;
     resolving = true;
-    /* The family's names, up to LH_SYMBOL_EACH_MAX at a time, each batch in one walk of the
-     * modules (lh_symbol_find_each; a walk per name cost ~2,400 instructions at start-up). */
-    for (unsigned next = 0; next < LH_HOOK_COUNT;) {
-        const char *names[LH_SYMBOL_EACH_MAX];
-        unsigned ids[LH_SYMBOL_EACH_MAX];
-        size_t n = 0;
-        for (; next < LH_HOOK_COUNT && n < LH_SYMBOL_EACH_MAX; next++) {
-            if (lh_hooks[next].family != LH_FAMILY_ALLOC) continue;
-            ids[n] = next;
-            names[n++] = lh_hooks[next].name;
-        }
-        lh_symbol_hit finds[LH_SYMBOL_EACH_MAX], firsts[LH_SYMBOL_EACH_MAX];
-        lh_symbol_find_each(names, n, (const void *)lh_alloc_resolve, finds, firsts);
-        for (size_t i = 0; i < n; i++) {
-            unsigned id = ids[i];
-            void *fn = finds[i].address != NULL ? finds[i].address : fallback_of(id);
-            if (id == LH_HOOK_malloc) {
-                next_malloc = finds[i];
-                first_malloc = firsts[i];
-            }
-            /* relaxed: each racing resolver stores the same value; `resolved` publishes the set. */
-            __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
-        }
-    }
+    lh_hooks_find_family(LH_FAMILY_ALLOC, (const void *)lh_alloc_resolve, resolve_one, NULL);
     /* By module, not by comparing with __libc_malloc: an allocator may define that name too
      * (mimalloc does), and then our own reference to it binds there. */
     next_is_glibc = next_malloc.module != NULL && is_libc(next_malloc.module);

@@ -78,6 +78,26 @@ void lh_hooks_resolve(void) {
     for (unsigned id = 0; id < LH_HOOK_COUNT; id++) lh_hook_original(id);
 }
 
+void lh_hooks_find_family(unsigned family, const void *self,
+                          void (*each)(unsigned id, const lh_symbol_hit *find, const lh_symbol_hit *first, void *ctx),
+                          void *ctx) {
+    /* Up to LH_SYMBOL_EACH_MAX names per walk of the modules (a walk per name cost ~2,500
+     * instructions at start-up). */
+    for (unsigned next = 0; next < LH_HOOK_COUNT;) {
+        const char *names[LH_SYMBOL_EACH_MAX];
+        unsigned ids[LH_SYMBOL_EACH_MAX];
+        size_t n = 0;
+        for (; next < LH_HOOK_COUNT && n < LH_SYMBOL_EACH_MAX; next++) {
+            if (lh_hooks[next].family != family) continue;
+            ids[n] = next;
+            names[n++] = lh_hooks[next].name;
+        }
+        lh_symbol_hit finds[LH_SYMBOL_EACH_MAX], firsts[LH_SYMBOL_EACH_MAX];
+        lh_symbol_find_each(names, n, self, finds, firsts);
+        for (size_t i = 0; i < n; i++) each(ids[i], &finds[i], &firsts[i], ctx);
+    }
+}
+
 void lh_hooks_forget_unloaded(bool (*unloaded)(const void *address, void *ctx), void *ctx) {
     for (unsigned id = 0; id < LH_HOOK_COUNT; id++) {
         if (lh_hooks[id].real == NULL || lh_hooks[id].family == LH_FAMILY_ALLOC) continue;

@@ -21,6 +21,7 @@
 #include "lh_base.h"
 #include "lh_glib.h"
 #include "lh_toolkit.h"
+#include "lh_symbols.h"
 
 /* Every row kind, as the id list needs it. */
 enum lh_hook_id {
@@ -75,6 +76,13 @@ static inline void *lh_hook_original(unsigned id) {
 #define LH_ORIGINAL(name) ((__typeof__(lh_real_##name))lh_hook_original(LH_HOOK_##name))
 /* Resolves every original not yet resolved (a GUI process at start-up). */
 void lh_hooks_resolve(void) LH_HIDDEN;
+/* Looks up every hook row of `family` in the modules, a batch of names per walk
+ * (lh_symbol_find_each), and calls `each` per row with the definition the host reaches past `self`
+ * (`find`: what the row forwards to) and the first definition in load order (`first`). No
+ * allocation; the caller holds the guard. */
+void lh_hooks_find_family(unsigned family, const void *self,
+                          void (*each)(unsigned id, const lh_symbol_hit *find, const lh_symbol_hit *first, void *ctx),
+                          void *ctx) LH_HIDDEN;
 /* After a dlclose: originals for which `unloaded` says their module is gone are looked up again on
  * next use. (The malloc family is never unloaded: it is the process's allocator.) */
 void lh_hooks_forget_unloaded(bool (*unloaded)(const void *address, void *ctx), void *ctx) LH_HIDDEN;

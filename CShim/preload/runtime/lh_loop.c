@@ -58,31 +58,20 @@ static bool in_loop_ranges(uintptr_t a, size_t n) {
 static lh_range interposers[LH_MAX_INTERPOSERS];
 static size_t interposer_count; /* written once at start-up, before LoopHunter is ready */
 
+/* A loop wait's first definition in load order, when it is not the one we forward to (`find`). */
+static void note_interposer(unsigned id, const lh_symbol_hit *find, const lh_symbol_hit *first, void *ctx) {
+    (void)id;
+    (void)ctx;
+    if (first->address == NULL || !first->before_self || first->address == find->address) return;
+    lh_range r;
+    if (!lh_modules_range_of(first->address, &r) || lh_ranges_contain(interposers, interposer_count, (uintptr_t)first->address))
+        return;
+    if (interposer_count < LH_MAX_INTERPOSERS) interposers[interposer_count++] = r;
+}
+
 void lh_loop_find_interposers(void) {
     interposer_count = 0;
-    /* The family's names, up to LH_SYMBOL_EACH_MAX at a time, each batch in one walk of the
-     * modules (lh_symbol_find_each; a walk per name cost ~2,600 instructions at start-up). */
-    for (unsigned next = 0; next < LH_HOOK_COUNT;) {
-        const char *names[LH_SYMBOL_EACH_MAX];
-        unsigned ids[LH_SYMBOL_EACH_MAX];
-        size_t n = 0;
-        for (; next < LH_HOOK_COUNT && n < LH_SYMBOL_EACH_MAX; next++) {
-            if (lh_hooks[next].family != LH_FAMILY_LOOP) continue;
-            ids[n] = next;
-            names[n++] = lh_hooks[next].name;
-        }
-        lh_symbol_hit finds[LH_SYMBOL_EACH_MAX], firsts[LH_SYMBOL_EACH_MAX];
-        lh_symbol_find_each(names, n, (const void *)lh_loop_find_interposers, finds, firsts);
-        for (size_t i = 0; i < n; i++) {
-            const lh_symbol_hit hit = firsts[i];
-            if (hit.address == NULL || !hit.before_self || hit.address == lh_hook_original(ids[i])) continue;
-            lh_range r;
-            if (!lh_modules_range_of(hit.address, &r) ||
-                lh_ranges_contain(interposers, interposer_count, (uintptr_t)hit.address))
-                continue;
-            if (interposer_count < LH_MAX_INTERPOSERS) interposers[interposer_count++] = r;
-        }
-    }
+    lh_hooks_find_family(LH_FAMILY_LOOP, (const void *)lh_loop_find_interposers, note_interposer, NULL);
 }
 
 /* The wait's real caller when `caller` is an interposer's code: the first frame of the stack that

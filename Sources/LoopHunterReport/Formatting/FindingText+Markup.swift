@@ -68,7 +68,9 @@ extension FindingText {
             // (a process that allocates nothing, or an allocator it could not name).
             text += "; no allocation reached LoopHunter"
         } else if let bytes = p.allocatedBytes, let calls = p.allocationCalls {
-            text += "; \(ByteCount(bytes)) allocated in \(count(calls, "call")), \(ByteCount(p.liveBytes ?? 0)) live at exit"
+            text += "; \(ByteCount(bytes)) allocated in \(count(calls, "call"))"
+            // A `loophunter attach` session saw blocks from before it freed: what is live is not known.
+            text += p.state == "detached" ? " during the session" : ", \(ByteCount(p.liveBytes ?? 0)) live at exit"
         }
         return text + healthProcessText(p)
     }
