@@ -111,7 +111,7 @@ struct AttachCommand: ParsableCommand {
                 throw ExitStatus.exit(ExitStatus.unusable)
             }
         }
-        Diagnostics.say(String(format: "attached to %@ in %.2f s; watching for %g s (Ctrl-C ends the watch sooner)",
+        Diagnostics.say(String(format: "attached to %@ in %.3f s; watching for %g s (Ctrl-C ends the watch sooner)",
                                subject, Date().timeIntervalSince(started), seconds))
 
         let ended = Self.watch(pid: pid, seconds: seconds)
