@@ -5,6 +5,7 @@
 #   lh-rel                  the multi-mode host program (one mode per docs/reliability.md row)
 #   lh-rel-asan             the same, built with AddressSanitizer (row 21)
 #   librel-ctor.so          dlopen'ed in a loop; its constructor mallocs (row 5)
+#   librel-now.so           the same linked with -z now, ~260 entries in its read-only GOT (row 33)
 #   librel-first.so         a preload whose constructor mallocs and polls (row 2)
 #   librel-nounwind.so      code without unwind tables (row 16)
 #   librel-module.so        a module that breaches and is dlclosed (row 18)
@@ -34,6 +35,7 @@ libdir=$(cd "$OUT" && pwd)
 "$cc" "${common[@]}" -fsanitize=address -ISources/Toykit/include "$src/lh_rel.c" -L"$OUT" -ltoykit \
   -lpthread -ldl -Wl,-rpath,"$libdir" -o "$rel/lh-rel-asan"
 "$cc" "${common[@]}" -fPIC -shared "$src/rel_ctor.c" -o "$rel/librel-ctor.so"
+"$cc" "${common[@]}" -fno-builtin -w -fPIC -shared -Wl,-z,now -Wl,-z,relro "$src/rel_now.c" -o "$rel/librel-now.so"
 "$cc" "${common[@]}" -fPIC -shared "$src/rel_first.c" -o "$rel/librel-first.so"
 "$cc" "${common[@]}" -fPIC -shared -fno-asynchronous-unwind-tables -fno-unwind-tables \
   -fomit-frame-pointer "$src/rel_nounwind.c" -L"$OUT" -ltoykit -Wl,-rpath,"$libdir" -Wl,--build-id \

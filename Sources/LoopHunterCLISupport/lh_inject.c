@@ -7,7 +7,8 @@
  * What it touches in the target, in this order:
  *   1. Nothing, while it reads /proc/PID/{status,maps,task/}, the ELF files behind the mappings and
  *      (process_vm_readv) a few words of the target's memory.
- *   2. One thread, the one it uses: PTRACE_SEIZE (no options: never PTRACE_O_EXITKILL),
+ *   2. One thread, the one it uses: PTRACE_SEIZE (one option, PTRACE_O_TRACESYSGOOD, see kill
+ *      safety; never PTRACE_O_EXITKILL),
  *      PTRACE_INTERRUPT, and PTRACE_SYSCALL until that thread is at a safe point (below). Other
  *      threads are never stopped. A thread that gives no safe point in its time slice is detached
  *      untouched and the next is tried (main thread first, then the others), one at a time.
@@ -54,7 +55,8 @@
  * and wait for the next entry).
  *
  * Kill safety: loophunter may die at any instant. Before the SETREGS, the kernel detaches the
- * thread on our death and it goes on unmodified (the writes of step 3 are inert; a wait that the
+ * thread on our death and it goes on unmodified (in a syscall stop then, the kernel sends it the
+ * stop's code as a signal: SIGTRAP|0x80 with PTRACE_O_TRACESYSGOOD, no valid signal, so nothing) (the writes of step 3 are inert; a wait that the
  * interrupt made return -ERESTART* is restarted by the kernel as after any signal; only an
  * epoll_wait caught in that window returns EINTR to the program, as after gdb or strace). After the
  * SETREGS, the thread runs the whole call and goes on, whether or not we are still there: the
@@ -910,13 +912,18 @@ static int wait_traced(int tid, int *status, uint64_t deadline) {
     }
 }
 
-/* Classifies a SIGTRAP stop: 1 syscall entry, 2 syscall exit, 0 a real SIGTRAP being delivered.
- * Without PTRACE_O_TRACESYSGOOD (we set no options), a syscall stop's siginfo has si_code SIGTRAP,
- * which no kernel-generated x86 SIGTRAP has; entry or exit is the event message (Linux 5.3+), else
- * they alternate. */
+/* The stop signal of a syscall stop under PTRACE_O_TRACESYSGOOD. Why that option: a thread left in
+ * a syscall stop when we die (kill -9 while we step it to its wait) is detached by the kernel with
+ * the stop's code still pending as a signal to send it; plain SIGTRAP killed the program (found by
+ * reliability row 33), SIGTRAP|0x80 is no valid signal and is dropped. */
+#define SYSCALL_SIG (SIGTRAP | 0x80)
+
+/* Classifies a SYSCALL_SIG stop: 1 syscall entry, 2 syscall exit, 0 not a syscall stop. Its
+ * siginfo has si_code SYSCALL_SIG; entry or exit is the event message (Linux 5.3+), else they
+ * alternate. */
 static int syscall_stop(int tid, bool *expect_entry) {
     siginfo_t si;
-    if (ptrace(PTRACE_GETSIGINFO, tid, 0, &si) != 0 || si.si_signo != SIGTRAP || si.si_code != SIGTRAP)
+    if (ptrace(PTRACE_GETSIGINFO, tid, 0, &si) != 0 || si.si_signo != SIGTRAP || si.si_code != SYSCALL_SIG)
         return 0;
     unsigned long msg = 0;
     int kind;
@@ -981,7 +988,7 @@ static void stop_and_detach(int pid, int tid) {
             if (!is_stop_signal(sig)) redo_interrupted_wait(pid, tid);
         } else if (event == 0) {
             bool expect = true;
-            if (!(sig == SIGTRAP && syscall_stop(tid, &expect) != 0)) pass = sig;
+            if (!(sig == SYSCALL_SIG && syscall_stop(tid, &expect) != 0)) pass = sig;
         }
         ptrace(PTRACE_DETACH, tid, 0, (void *)(long)pass);
         return;
@@ -1099,7 +1106,7 @@ static enum attempt not_permitted(plan *p, lh_inject_result *out, int tid) {
 /* Seizes tid and lets it run to a safe point until slice_end; arms it there. */
 static enum attempt try_thread(plan *p, int tid, uint64_t slice_end, lh_inject_result *out) {
     p->attempts++;
-    if (ptrace(PTRACE_SEIZE, tid, 0, 0) != 0) {
+    if (ptrace(PTRACE_SEIZE, tid, 0, (void *)(long)PTRACE_O_TRACESYSGOOD) != 0) {
         if (errno == ESRCH) return ATTEMPT_GONE;
         if (errno == EPERM) return not_permitted(p, out, tid);
         finish(out, LH_INJECT_SYSTEM_ERROR, "PTRACE_SEIZE of thread %d of %s failed: %s", tid, p->label,
@@ -1142,11 +1149,11 @@ static enum attempt try_thread(plan *p, int tid, uint64_t slice_end, lh_inject_r
             if (ptrace(PTRACE_SYSCALL, tid, 0, 0) != 0) return ATTEMPT_GONE;
             continue;
         }
-        if (event != 0) { /* no options were set: cannot happen; go on */
+        if (event != 0) { /* no event option was set: cannot happen; go on */
             if (ptrace(PTRACE_SYSCALL, tid, 0, 0) != 0) return ATTEMPT_GONE;
             continue;
         }
-        int kind = sig == SIGTRAP ? syscall_stop(tid, &expect_entry) : 0;
+        int kind = sig == SYSCALL_SIG ? syscall_stop(tid, &expect_entry) : 0;
         if (kind == 0) { /* signal-delivery-stop: deliver it */
             expect_entry = true;
             if (ptrace(PTRACE_SYSCALL, tid, 0, (void *)(long)sig) != 0) return ATTEMPT_GONE;

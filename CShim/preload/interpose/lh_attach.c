@@ -120,7 +120,8 @@ static void at_iteration(uint64_t now) {
         return;
     }
     uint64_t generation = lh_modules_generation();
-    if (generation != lh_load_relaxed(&modules_seen) && lh_got_redirect()) lh_store_relaxed(&modules_seen, generation);
+    if ((generation != lh_load_relaxed(&modules_seen) || lh_got_pending()) && lh_got_redirect())
+        lh_store_relaxed(&modules_seen, generation);
 }
 
 /* Ends the session once (the first caller does it all; another returns at once). */

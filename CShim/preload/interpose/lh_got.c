@@ -19,7 +19,14 @@
  *  - Each entry is one aligned pointer store (atomic on x86-64): a thread calling through it at the
  *    same moment calls the old or the new target, both correct. Entries in the read-only part of a
  *    module (PT_GNU_RELRO, all of them with -z now) are made writable for the store and read-only
- *    again at once (mprotect of that page only).
+ *    again at once (mprotect of that page only) -- but only once the loader has protected that
+ *    part itself: dl_iterate_phdr lists a module from the start of its dlopen, while another thread
+ *    may still be relocating it, writing entries into pages it has not protected yet; making such a
+ *    page read-only under the loader crashed it (reliability row 33). Whether the page is still
+ *    writable is asked with process_vm_writev of the entry's own value (it fails with EFAULT on a
+ *    read-only page instead of faulting; the same bytes, so no caller can see a torn pointer); a
+ *    module still being relocated is left for a later pass (lh_got_pending). In a sandbox (a
+ *    filter may kill for that call) the question is not asked.
  *  - Giving back: an entry that still holds our wrapper gets back what it held (a lazy stub binds
  *    again on its next call); one changed since (the loader bound it, the program rewrote it) is
  *    left. Entries of a module unloaded meanwhile are not touched (they are looked up among the
@@ -31,8 +38,11 @@
 #include <elf.h>
 #include <link.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lh_got.h"
 #include "lh_hooks.h"
@@ -53,6 +63,7 @@ static lh_lazy_map patches_map = {.what = "attach: GOT entries redirected"};
 static got_patch *patches;
 static size_t patch_count; /* under the `busy` flag */
 static _Atomic int busy;   /* try-flag: one patcher or restorer at a time (acquire/release) */
+static _Atomic int pending; /* a module was left for a later pass (relaxed: a hint, rechecked) */
 
 /* ---- the rows by name -------------------------------------------------------------------------- */
 
@@ -143,6 +154,18 @@ static bool read_module(const struct dl_phdr_info *info, module *m) {
 
 static bool in_relro(const module *m, uintptr_t a) { return a >= m->relro_lo && a < m->relro_hi; }
 
+/* Whether the loader may still be writing the read-only-after-relocation page of `entry` (it is
+ * still writable): the entry's own value written back where it is, through the kernel. */
+static bool relro_still_writable(void **entry) {
+    if (lh_sandboxed()) return false;
+    void *now = __atomic_load_n(entry, __ATOMIC_RELAXED);
+    struct iovec local = {&now, sizeof now}, remote = {entry, sizeof now};
+    int saved = errno;
+    bool writable = process_vm_writev(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)sizeof now;
+    errno = saved;
+    return writable;
+}
+
 /* One pointer store into a module's entry, through a writable window when the page is read-only. */
 static bool store_entry(void **entry, void *value, bool relro) {
     void *page = (void *)((uintptr_t)entry & ~(uintptr_t)4095);
@@ -182,6 +205,10 @@ static void patch_relocations(const module *m, const ElfW(Rela) *rel, size_t cou
             continue;
         }
         bool relro = in_relro(m, (uintptr_t)entry);
+        if (relro && relro_still_writable(entry)) {
+            lh_store_relaxed(&pending, 1); /* being relocated: a later pass */
+            continue;
+        }
         /* The record first: a restorer that sees the entry finds it. */
         patches[patch_count] = (got_patch){entry, now, wrappers[id], relro};
         if (!store_entry(entry, wrappers[id], relro)) {
@@ -241,8 +268,11 @@ static bool take(void) {
 }
 static void give(void) { lh_store_release(&busy, 0); /* release: our patch list to the next holder */ }
 
+bool lh_got_pending(void) { return lh_load_relaxed(&pending) != 0; }
+
 bool lh_got_redirect(void) {
     if (!take()) return false;
+    lh_store_relaxed(&pending, 0);
     if (patches == NULL) patches = lh_lazy_map_get(&patches_map, sizeof(got_patch) * LH_GOT_PATCHES);
     if (patches != NULL) {
         build_index();
@@ -260,5 +290,6 @@ void lh_got_restore(void) {
     }
     if (patches != NULL) dl_iterate_phdr(restore_cb, NULL);
     patch_count = 0;
+    lh_store_relaxed(&pending, 0);
     give();
 }

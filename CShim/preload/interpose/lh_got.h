@@ -13,5 +13,8 @@
 bool lh_got_redirect(void) LH_HIDDEN;
 /* Gives every redirected entry back (waits for a redirect in progress on another thread). */
 void lh_got_restore(void) LH_HIDDEN;
+/* Whether the last pass left a module for later (its read-only part not yet protected by the
+ * loader: being relocated on another thread); the next iteration boundary passes again. */
+bool lh_got_pending(void) LH_HIDDEN;
 
 #endif

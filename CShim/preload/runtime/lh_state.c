@@ -148,6 +148,21 @@ static void after_fork_child(void) {
     /* Runs in the child of fork(), single-threaded: reset what belongs to the parent. */
     read_identity();
     forget_counts(lh_thread_after_fork);
+    if (lh_proc.attached) {
+        /* A child of a process `loophunter attach` watches is not in the session (the command
+         * watches one pid and can neither detach nor read this one): LoopHunter is idle here, as
+         * between sessions. It must be: the parent's other threads may have held the loader's
+         * write lock at the fork (a dlopen, a dlclose, a dl_iterate_phdr: our own at every
+         * iteration boundary while attached), which glibc does not reset in the child, and the
+         * session's work (the summary at exec or exit, module rescans, stack captures) walks the
+         * modules under that lock: the child hung in its execve (reliability row 33). The GOT
+         * entries it inherited still lead to our wrappers, which forward when not ready. */
+        lh_proc.attached = false;
+        lh_store_relaxed(&lh_proc.attach_iteration, NULL);
+        /* release: pairs with lh_active's acquire (nothing new is published; single-threaded). */
+        lh_store_release(&lh_state, LH_STATE_DETACHED);
+        LH_EVERY_DETECTOR(detached); /* the watchdog's: nothing to stop (after_fork said so) */
+    }
 }
 
 /* `loophunter attach`: pipes libunwind opened for itself at its first unwind (it checks addresses

@@ -12,8 +12,14 @@
 #               detach); then, once every round is done, waits 2.5 s (a killed command's session
 #               ends within about a second), notes the counts ("settled") and makes one normal
 #               watch round into OUT/final.
+#   MODE stress: watch rounds, but every KILL_EVERY-th round (env, default 5) is a kill round as
+#               above, followed by 1.5 s for the killed command's session to end; the counts of
+#               a round take each figure's minimum over 5 looks 20 ms apart (a busy program opens
+#               files for a moment: a descriptor left open shows in every look). After the rounds,
+#               2.5 s, "settled", then `touch OUT/stop` (the program is expected to end when that
+#               file appears, e.g. `lh-rel attach-busy SECS T LIB OUT/stop`).
 # Then waits for PROGRAM and prints its exit status. Every fact is one line on stdout:
-#   before threads=T pool=P fds=F | round N status=S threads=T pool=P fds=F lh_threads=K |
+#   before [pid=N (stress)] threads=T pool=P fds=F | round N [kill=0/1 (stress)] status=S threads=T pool=P fds=F lh_threads=K |
 #   settled ... | final status=S ... | target status=S
 # threads: the program's threads but GLib's thread-pool workers (named pool-*, they start and end
 # on their own: an idle one exits after 15 s), counted apart as pool; lh_threads: threads named
@@ -35,10 +41,43 @@ counts() {
   [ -n "$names" ] || t=0
   echo "threads=$t pool=$p fds=$f lh_threads=$l"
 }
-echo "before $(counts)"
+# stress: each figure's minimum over 5 looks 20 ms apart.
+steady_counts() {
+  local look k v
+  declare -A low=()
+  for look in 1 2 3 4 5; do
+    for kv in $(counts); do
+      k=${kv%%=*} v=${kv#*=}
+      if [ -z "${low[$k]:-}" ] || [ "$v" -lt "${low[$k]}" ]; then low[$k]=$v; fi
+    done
+    sleep 0.02
+  done
+  echo "threads=${low[threads]} pool=${low[pool]} fds=${low[fds]} lh_threads=${low[lh_threads]}"
+}
+if [ "$mode" = stress ]; then
+  echo "before pid=$pid $(steady_counts)"
+else
+  echo "before $(counts)"
+fi
 window=$((seconds * 1000 + 600))
 for ((i = 1; i <= rounds; i++)); do
-  if [ "$mode" = kill ]; then
+  if [ "$mode" = stress ]; then
+    if ((i % ${KILL_EVERY:-5} == 0)); then
+      "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/round-$i" "$pid" >"$out/round-$i.out" 2>"$out/round-$i.err" &
+      cli=$!
+      ms=$((RANDOM % window))
+      sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+      kill -9 "$cli" 2>/dev/null
+      wait "$cli" 2>/dev/null
+      st=$?
+      sleep 1.5
+      echo "round $i kill=1 status=$st after_ms=$ms $(steady_counts)"
+    else
+      "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/round-$i" "$pid" >"$out/round-$i.out" 2>"$out/round-$i.err"
+      st=$?
+      echo "round $i kill=0 status=$st $(steady_counts)"
+    fi
+  elif [ "$mode" = kill ]; then
     "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/round-$i" "$pid" >"$out/round-$i.out" 2>"$out/round-$i.err" &
     cli=$!
     ms=$((RANDOM % window))
@@ -56,6 +95,11 @@ if [ "$mode" = kill ]; then
   echo "settled $(counts)"
   "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/final" "$pid" >"$out/final.out" 2>"$out/final.err"
   echo "final status=$? $(counts)"
+fi
+if [ "$mode" = stress ]; then
+  sleep 2.5
+  echo "settled $(steady_counts)"
+  touch "$out/stop"
 fi
 wait "$pid"
 echo "target status=$?"

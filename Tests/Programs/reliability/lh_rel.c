@@ -40,6 +40,12 @@
  *   many N                  N breaches of N distinct types (the writer of the kill -9 test)
  *   killer N MS PRELOAD DIR PROG ARGS...  starts PROG under PRELOAD N times, kills each with
  *                           SIGKILL after a random 0..MS ms                              row 27
+ *   attach-busy SECS T LIB [STOP]  a toykit loop on the main thread (its poll(): `loophunter
+ *                           attach`'s safe point), a 5 ms timer allocating and laying out, while T threads allocate (every malloc entry point, contents
+ *                           checked) and lay out toykit views (frames checked) flat out, one
+ *                           thread breaches, one forks children that allocate, lay out and
+ *                           _exit or exec /bin/true, one dlopens/dlcloses LIB; until SECS
+ *                           have passed or the file STOP exists                          row 33
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -830,6 +836,264 @@ static int killer(int n, int ms, const char *preload, const char *dir, char **ar
     return 0;
 }
 
+/* ---- row 33 ---------------------------------------------------------------------------------- */
+
+/* `loophunter attach` while every thread is busy: the injected dlopen and loophunter_attach run on
+ * the main thread at its poll() while the others hold malloc's arena locks, the loader's lock
+ * (dlopen/dlclose) and fork's locks over and over. Every count printed on stdout is a verdict
+ * (yes/no, 0 failures), the same in every run; the figures go to stderr. */
+
+typedef struct Busy {
+    int index;
+    unsigned long allocs, frees, layouts, bad_blocks, bad_frames;
+} Busy;
+
+static void fill(unsigned char *p, size_t n, unsigned char seed) {
+    for (size_t i = 0; i + 1 < n; i += 61) p[i] = (unsigned char)(seed + i);
+    if (n) p[n - 1] = seed;
+}
+
+static bool intact(const unsigned char *p, size_t n, unsigned char seed) {
+    for (size_t i = 0; i + 1 < n; i += 61)
+        if (p[i] != (unsigned char)(seed + i)) return false;
+    return n == 0 || p[n - 1] == seed;
+}
+
+/* A window > box > 3 labels; each label's text changes, then the window is laid out: every label
+ * must end at its preferred width (the box's rule). false: a wrong frame. */
+typedef struct BusyTree {
+    TkView *window, *labels[3];
+} BusyTree;
+
+static BusyTree busy_tree(const char *name) {
+    BusyTree t;
+    t.window = tk_view_new(&tk_window_class, name);
+    TkView *box = tk_view_new(&tk_box_class, "row");
+    tk_view_add_child(t.window, box);
+    for (int i = 0; i < 3; i++) {
+        t.labels[i] = tk_view_new(&tk_label_class, "cell");
+        tk_view_add_child(box, t.labels[i]);
+    }
+    tk_view_set_frame(t.window, (TkRect){0, 0, 640, 480});
+    return t;
+}
+
+static bool busy_layout(BusyTree *t, unsigned long n) {
+    static const char *texts[] = {"a", "bb", "loophunter", "attach", "", "xxxxxxxxxxxxxxxx"};
+    for (int i = 0; i < 3; i++) tk_label_set_text(t->labels[i], texts[(n + (unsigned long)i) % 6]);
+    tk_view_set_needs_layout(t->window);
+    tk_view_layout(t->window);
+    for (int i = 0; i < 3; i++) {
+        TkRect r;
+        tk_view_get_frame(t->labels[i], &r);
+        if (r.width != tk_label_preferred_width(t->labels[i])) return false;
+    }
+    return true;
+}
+
+/* One allocation round: malloc, calloc (must be zeroed), realloc (must keep the contents),
+ * posix_memalign (must be aligned), aligned_alloc, each filled, checked and freed. */
+static void busy_allocs(Busy *b, unsigned long n) {
+    enum { K = 12 };
+    void *p[K];
+    size_t size[K];
+    for (int i = 0; i < K; i++) {
+        size[i] = (size_t)(1 + (n * 131 + (unsigned long)i * 977) % (i == K - 1 ? 300000 : 4000));
+        switch (i % 4) {
+        case 0: p[i] = malloc(size[i]); break;
+        case 1: {
+            p[i] = calloc(1, size[i]);
+            const unsigned char *c = p[i];
+            for (size_t k = 0; c && k < size[i]; k += 97)
+                if (c[k]) b->bad_blocks++;
+            break;
+        }
+        case 2: {
+            size_t align = (size_t)64 << (n % 6);
+            if (posix_memalign(&p[i], align, size[i]) != 0) p[i] = NULL;
+            else if ((uintptr_t)p[i] % align) b->bad_blocks++;
+            break;
+        }
+        default: p[i] = aligned_alloc(32, (size[i] + 31) & ~(size_t)31); break;
+        }
+        if (!p[i]) {
+            b->bad_blocks++;
+            continue;
+        }
+        b->allocs++;
+        fill(p[i], size[i], (unsigned char)(n + (unsigned long)i));
+    }
+    for (int i = 0; i < K; i += 3) { /* grow or shrink a third of them */
+        if (!p[i]) continue;
+        size_t keep = size[i], to = i % 2 ? size[i] / 2 + 1 : size[i] * 3 + 17;
+        void *q = realloc(p[i], to);
+        if (!q) {
+            b->bad_blocks++;
+            continue;
+        }
+        size_t checked = keep < to ? keep : to;
+        /* only the prefix that survived: check the sampled bytes below `checked` */
+        const unsigned char *c = q;
+        for (size_t k = 0; k + 1 < checked; k += 61)
+            if (c[k] != (unsigned char)((unsigned char)(n + (unsigned long)i) + k)) b->bad_blocks++;
+        p[i] = q;
+        size[i] = to;
+        fill(p[i], size[i], (unsigned char)(n + (unsigned long)i));
+    }
+    for (int i = K - 1; i >= 0; i--) {
+        if (!p[i]) continue;
+        if (!intact(p[i], size[i], (unsigned char)(n + (unsigned long)i))) b->bad_blocks++;
+        free(p[i]);
+        b->frees++;
+    }
+}
+
+static void *busy_worker(void *arg) {
+    Busy *b = arg;
+    char name[16];
+    snprintf(name, sizeof name, "rel-busy-%d", b->index);
+    pthread_setname_np(pthread_self(), name);
+    BusyTree t = busy_tree(name);
+    for (unsigned long n = 0; !atomic_load_explicit(&stop_flag, memory_order_relaxed); n++) {
+        poll(NULL, 0, 0); /* an iteration boundary of this thread's own (LoopHunter's view) */
+        busy_allocs(b, n);
+        if (!busy_layout(&t, n)) b->bad_frames++;
+        b->layouts++;
+    }
+    return NULL;
+}
+
+/* Breaches now and then: 101 layouts of one view between two polls (a stack capture per breach). */
+static void *busy_breacher(void *arg) {
+    Busy *b = arg;
+    pthread_setname_np(pthread_self(), "rel-breach");
+    static const TkViewClass cls = {"BusyStormView", NULL};
+    TkView *v = tk_view_new(&cls, "busy-storm");
+    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
+        poll(NULL, 0, 0);
+        for (int i = 0; i < 101; i++) tk_view_layout(v);
+        b->layouts += 101;
+        poll(NULL, 0, 20);
+    }
+    return NULL;
+}
+
+/* A forked child: allocates and lays out (the parent's other threads are gone, their locks were
+ * held or not at the fork), then leaves one of two ways. Exit status 0 only if all was right. */
+static int busy_child(unsigned long n) {
+    Busy b = {0};
+    for (unsigned long k = 0; k < 20; k++) busy_allocs(&b, n + k);
+    BusyTree t = busy_tree("child");
+    bool ok = b.bad_blocks == 0 && b.allocs == b.frees;
+    for (unsigned long k = 0; k < 10; k++) ok = busy_layout(&t, n + k) && ok;
+    if (!ok) _exit(3);
+    /* Not exit(): after a fork in a threaded program only async-signal-safe calls are allowed, and
+     * glibc's exit() waits for the atexit lock, which dlclose (__cxa_finalize) in the parent's
+     * dlopen thread may have held at the fork: the child would hang, with LoopHunter or without. */
+    if (n % 2 == 0) {
+        char *args[] = {"/bin/true", NULL};
+        execve(args[0], args, environ);
+        _exit(4);
+    }
+    _exit(0);
+}
+
+static void *busy_forker(void *arg) {
+    Busy *b = arg; /* allocs: children forked; bad_blocks: children that failed */
+    pthread_setname_np(pthread_self(), "rel-fork");
+    for (unsigned long n = 0; !atomic_load_explicit(&stop_flag, memory_order_relaxed); n++) {
+        pid_t pid = fork();
+        if (pid == 0) busy_child(n);
+        int st = 0;
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            b->bad_blocks++;
+            fprintf(stderr, "attach-busy: child %lu: %s %d\n", n, pid < 0 ? "fork failed" : WIFSIGNALED(st) ? "signal" : "status",
+                    pid < 0 ? errno : WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+        }
+        b->allocs++;
+    }
+    return NULL;
+}
+
+static void *busy_dlopener(void *arg) {
+    Busy *b = arg; /* allocs: dlopen+dlclose pairs; bad_blocks: failures */
+    pthread_setname_np(pthread_self(), "rel-dl");
+    while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
+        void *h = dlopen(dl_lib, RTLD_NOW | RTLD_LOCAL);
+        int (*marker)(void) = h ? (int (*)(void))dlsym(h, "rel_ctor_marker") : NULL;
+        if (!h || !marker || !marker() || dlclose(h) != 0) b->bad_blocks++;
+        b->allocs++;
+    }
+    return NULL;
+}
+
+static struct {
+    double end;
+    const char *stop;
+    BusyTree tree;
+    TkLoop *loop;
+    Busy b;
+    unsigned long ticks;
+} busy_main;
+
+static bool busy_tick(void *data) {
+    (void)data;
+    busy_allocs(&busy_main.b, busy_main.ticks);
+    if (!busy_layout(&busy_main.tree, busy_main.ticks)) busy_main.b.bad_frames++;
+    busy_main.ticks++;
+    if (now_s() >= busy_main.end || (busy_main.stop != NULL && access(busy_main.stop, F_OK) == 0)) tk_loop_quit(busy_main.loop);
+    return true;
+}
+
+static int attach_busy(int secs, int threads, const char *lib, const char *stop) {
+    if (threads > 32) threads = 32;
+    if (threads < 1) threads = 1;
+    dl_lib = lib;
+    static Busy w[32], breacher, forker, dlopener;
+    pthread_t t[32], tb, tf, td;
+    for (int i = 0; i < threads; i++) {
+        w[i].index = i;
+        pthread_create(&t[i], NULL, busy_worker, &w[i]);
+    }
+    pthread_create(&tb, NULL, busy_breacher, &breacher);
+    pthread_create(&tf, NULL, busy_forker, &forker);
+    pthread_create(&td, NULL, busy_dlopener, &dlopener);
+    /* The event loop: toykit's (a poll() LoopHunter knows as an event loop's wait), woken by a
+     * 5 ms timer whose callback allocates and lays out, and ends the loop at the deadline or when
+     * STOP exists. */
+    busy_main.end = now_s() + secs;
+    busy_main.stop = stop;
+    busy_main.tree = busy_tree("main");
+    busy_main.loop = tk_loop_new(TK_LAYOUT_CAPPED);
+    tk_loop_add_timer(busy_main.loop, 5, busy_tick, NULL);
+    unsigned long n = tk_loop_run(busy_main.loop, 0);
+    Busy main_loop = busy_main.b;
+    atomic_store(&stop_flag, true);
+    Busy total = main_loop;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(t[i], NULL);
+        total.allocs += w[i].allocs;
+        total.frees += w[i].frees;
+        total.layouts += w[i].layouts;
+        total.bad_blocks += w[i].bad_blocks;
+        total.bad_frames += w[i].bad_frames;
+    }
+    pthread_join(tb, NULL);
+    pthread_join(tf, NULL);
+    pthread_join(td, NULL);
+    tk_loop_free(busy_main.loop);
+    bool ok = total.allocs == total.frees && total.bad_blocks == 0 && total.bad_frames == 0 && total.layouts > 0
+              && forker.bad_blocks == 0 && forker.allocs > 0 && dlopener.bad_blocks == 0 && dlopener.allocs > 0
+              && breacher.layouts > 0 && n > 0;
+    printf("attach-busy: threads=%d allocs=frees:%s blocks_bad=%lu frames_bad=%lu forks_failed=%lu dlopen_failed=%lu\n",
+           threads, total.allocs == total.frees ? "yes" : "no", total.bad_blocks, total.bad_frames, forker.bad_blocks,
+           dlopener.bad_blocks);
+    printf("attach-busy: %s\n", ok ? "done" : "FAILED");
+    fprintf(stderr, "attach-busy: %lu iterations, %lu allocations, %lu layouts, %lu forks, %lu dlopens, %lu storm layouts\n",
+            n, total.allocs, total.layouts, forker.allocs, dlopener.allocs, breacher.layouts);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     const char *m = argc > 1 ? argv[1] : "";
@@ -854,6 +1118,8 @@ int main(int argc, char **argv) {
     if (!strcmp(m, "rounds") && argc == 4) return rounds(atoi(argv[2]), atoi(argv[3]));
     if (!strcmp(m, "symlink")) return symlink_mode();
     if (!strcmp(m, "many") && argc == 3) return many(atoi(argv[2]));
+    if (!strcmp(m, "attach-busy") && (argc == 5 || argc == 6))
+        return attach_busy(atoi(argv[2]), atoi(argv[3]), argv[4], argc == 6 ? argv[5] : NULL);
     if (!strcmp(m, "killer") && argc >= 7) return killer(atoi(argv[2]), atoi(argv[3]), argv[4], argv[5], argv + 6);
     fprintf(stderr, "lh_rel: unknown mode (see the comment at the top of lh_rel.c)\n");
     return 2;
