@@ -21,7 +21,7 @@ build_packages=(gcc libc6-dev libunwind-dev binutils zlib1g-dev)
 test_packages=(llvm pkg-config libgtk-3-dev libgtk-4-dev xvfb xauth gtk-3-examples gtk-4-examples
                python3 python3-venv util-linux openssl libasan8 libtsan2 libubsan1
                libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 python3-gi gjs gir1.2-gtk-3.0 gir1.2-gtk-4.0
-               libfaketime gtk3-nocsd tk-dev python3-dev)
+               libfaketime gtk3-nocsd tk-dev python3-dev valgrind)
 
 # scripts/realapps/run.sh: GTK 3 and GTK 4 applications (two of them in GJS) driven with xdotool
 # under Xvfb, each with a session bus of its own (dbus-run-session).

@@ -166,6 +166,13 @@ struct AttachTests {
                 && refusedStatic.stderr.contains("statically linked"), "\(refusedStatic.stderr)")
         #expect(staticProgram.terminationStatus == 0, "the static program ran on")
 
+        // A program under Valgrind: injected code would crash Valgrind.
+        let valgrind = try Self.background(["/usr/bin/valgrind", "--tool=none", Native.poller, "1500"])
+        let refusedValgrind = HostRun.cli(["attach", String(valgrind.processIdentifier)])
+        valgrind.waitUntilExit()
+        #expect(refusedValgrind.status == 2 && refusedValgrind.stderr.contains("runs under Valgrind"), "\(refusedValgrind.stderr)")
+        #expect(valgrind.terminationStatus == 0, "the program under Valgrind ran on")
+
         // Another user's process: loophunter run as nobody against one of ours.
         let ours = try Self.background([Rel.path("rel-static"), "4000"])
         let asNobody = HostRun.run(["/usr/bin/setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups",

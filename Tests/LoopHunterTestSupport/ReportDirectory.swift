@@ -20,9 +20,10 @@ package struct ReportDirectory {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 
-    /// Every file decoded; a file that does not decode is a test failure (thrown).
+    /// Every file decoded, dot files aside as the reader skips them (a killed `loophunter attach`
+    /// leaves its `.attach-control-PID`); a file that does not decode is a test failure (thrown).
     package func files() throws -> [ReportFile] {
-        try fileNames.map { name in
+        try fileNames.filter { !$0.hasPrefix(".") }.map { name in
             try ReportFile.load(URL(fileURLWithPath: path).appendingPathComponent(name))
         }
     }

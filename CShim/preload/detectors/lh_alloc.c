@@ -802,6 +802,18 @@ static void started(bool ready) {
 }
 
 static void after_fork(void) {
+    if (lh_proc.new_session) {
+        /* A later `loophunter attach` session: the threads live on, each still holding its
+         * counters, its thread-local pointer to them and its per-iteration bases. Those stay as
+         * they are, so a thread's figures in this session's summary include what it counted in
+         * earlier sessions. (Freeing them, as in a fork child, made the threads count into blocks
+         * others reused: the figures faded away over sessions, reliability row 33.) */
+        zero_counts(&shared);
+        zero_counts(&exited);
+        lh_store_relaxed(&pool_exhausted, 0);
+        memset(at_exit, 0, sizeof at_exit);
+        return;
+    }
     /* The child of fork() is single-threaded: the other threads' counters are gone with them. */
     size_t high = lh_load_relaxed(&pool_high);
     if (high > LH_ALLOC_POOL) high = LH_ALLOC_POOL;

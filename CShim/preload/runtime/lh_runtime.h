@@ -206,6 +206,9 @@ typedef struct lh_process {
      * boundary (it rescans new modules and ends a session whose time is up). Written before the
      * ready state is published (release), cleared before a session ends. */
     bool attached;
+    /* True while a later attach session forgets the last one (the detectors' after_fork then runs
+     * with the other threads alive, not in a fork child). */
+    bool new_session;
     void (*_Atomic attach_iteration)(uint64_t now);
     /* What the session's GOT patching did (relaxed counters, read by the summary): modules whose
      * entries were redirected, entries redirected, entries left as they were (bound elsewhere: an

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "lh_breach.h"
+#include "lh_unwind.h"
 #include "lh_cause.h"
 #include "lh_detectors.h"
 #include "lh_io.h"
@@ -182,6 +183,15 @@ static void note_unwinder_pipes(const uint8_t *before) {
     }
 }
 
+/* A first unwind, noting the pipes libunwind opens for it: at its first use, and again at every
+ * later session (libunwind opens them anew when it finds the ones it had closed). Guard held. */
+static void prime_noting_pipes(void) {
+    static uint8_t open_before[1024];
+    for (int fd = 0; fd < 1024; fd++) open_before[fd] = fcntl(fd, F_GETFD) >= 0;
+    lh_prime_unwinder();
+    note_unwinder_pipes(open_before);
+}
+
 static void close_unwinder_pipes(void) {
     for (size_t i = 0; i < unwinder_pipe_count; i++) {
         struct stat st;
@@ -198,11 +208,10 @@ void lh_prepare_for_breaches(void) {
     if (!lh_cas_relaxed(&done, &expected, 1)) return;
     LH_GUARDED(&lh_tls_data); /* dlopen allocates and may call hooks: they forward */
     lh_hooks_resolve();
-    static uint8_t open_before[1024];
-    if (lh_proc.attached)
-        for (int fd = 0; fd < 1024; fd++) open_before[fd] = fcntl(fd, F_GETFD) >= 0;
-    if (lh_unwinder_load()) lh_prime_unwinder();
-    if (lh_proc.attached) note_unwinder_pipes(open_before);
+    if (lh_unwinder_load()) {
+        if (lh_proc.attached) prime_noting_pipes();
+        else lh_prime_unwinder();
+    }
     lh_breach_prepare();
 }
 
@@ -229,7 +238,9 @@ static bool map_process_memory(void) {
 /* A later attach session of this process: what the last one counted is forgotten, as in a child
  * of fork, except that the threads live on (lh_thread_new_session). */
 static void forget_last_session(void) {
+    lh_proc.new_session = true;
     forget_counts(lh_thread_new_session);
+    lh_proc.new_session = false;
     lh_proc.message_count = 0;
 }
 
@@ -270,6 +281,8 @@ static bool start(char **env, int from) {
      * runs a known loop (lh_thread_record), if ever: /bin/true or curl never pays it. */
     lh_proc.attached = from == LH_STATE_DETACHED;
     if (lh_load_relaxed(&lh_proc.loop_range_count) > 0) lh_prepare_for_breaches();
+    /* acquire: pairs with lh_unwinder_load's release. The last session closed its pipes. */
+    if (again && __atomic_load_n(&lh_unwind_loaded, __ATOMIC_ACQUIRE)) prime_noting_pipes();
     next = LH_STATE_READY;
 out:
     /* release: publishes everything initialised above to lh_active's acquire load. */

@@ -16,7 +16,9 @@ enum AttachControl {
         var lines = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         lines.append("deadline_ns=\(deadline)")
         if let owner { lines.append("owner_pid=\(owner)") }
-        let path = "\(directory)/attach-control-\(pid)"
+        // Hidden: a report directory's readers skip dot files, so one left by a killed command is no
+        // "unreadable report" (the command removes it as soon as the preload has read it).
+        let path = "\(directory)/.attach-control-\(pid)"
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         return path
     }

@@ -82,6 +82,16 @@ struct AttachTarget {
         return ours != nil && ours == theirs
     }
 
+    /// A program running under Valgrind: its code runs on Valgrind's own CPU, and code injected by
+    /// ptrace runs natively in Valgrind's thread, which crashes it (measured).
+    var underValgrind: String? {
+        // The tool itself (e.g. /usr/libexec/valgrind/memcheck-amd64-linux) or its preloads (vgpreload_*).
+        guard modules.contains(where: { $0.contains("/valgrind/") || URL(fileURLWithPath: $0).lastPathComponent.hasPrefix("vgpreload_") })
+        else { return nil }
+        return "\(name) (pid \(pid)) runs under Valgrind, which code injected from outside would crash; "
+            + "start it under `loophunter run` instead (LoopHunter's preload then runs inside Valgrind)"
+    }
+
     /// A static or non-glibc program: LoopHunter loads through glibc's dlopen.
     var withoutGlibc: String? {
         if modules.contains(where: { URL(fileURLWithPath: $0).lastPathComponent == "libc.so.6" }) { return nil }

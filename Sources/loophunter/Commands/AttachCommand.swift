@@ -71,7 +71,7 @@ struct AttachCommand: ParsableCommand {
             Diagnostics.say(missing.description)
             throw ExitStatus.exit(ExitStatus.unusable)
         }
-        if let refusal = target.preloadedBy ?? target.withoutGlibc
+        if let refusal = target.preloadedBy ?? target.underValgrind ?? target.withoutGlibc
             ?? (target.uid == geteuid() || geteuid() == 0 ? PtraceScope.refusal() : nil) {
             Diagnostics.say("cannot attach: \(refusal)")
             throw ExitStatus.exit(ExitStatus.unusable)

@@ -1021,7 +1021,11 @@ static void *busy_dlopener(void *arg) {
     while (!atomic_load_explicit(&stop_flag, memory_order_relaxed)) {
         void *h = dlopen(dl_lib, RTLD_NOW | RTLD_LOCAL);
         int (*marker)(void) = h ? (int (*)(void))dlsym(h, "rel_ctor_marker") : NULL;
-        if (!h || !marker || !marker() || dlclose(h) != 0) b->bad_blocks++;
+        const char *why = !h ? "dlopen" : !marker ? "dlsym" : !marker() ? "marker" : dlclose(h) != 0 ? "dlclose" : NULL;
+        if (why != NULL && b->bad_blocks++ < 5) {
+            const char *e = strcmp(why, "marker") != 0 ? dlerror() : NULL;
+            fprintf(stderr, "attach-busy: %s failed: %s\n", why, e != NULL ? e : "returned 0");
+        }
         b->allocs++;
     }
     return NULL;
