@@ -60,16 +60,20 @@ else
   echo "before $(counts)"
 fi
 window=$((seconds * 1000 + 600))
+# kill_round N: round N's command, kill -9'd after a random `ms` in the window; its status in `st`.
+kill_round() {
+  "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/round-$1" "$pid" >"$out/round-$1.out" 2>"$out/round-$1.err" &
+  local cli=$!
+  ms=$((RANDOM % window))
+  sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+  kill -9 "$cli" 2>/dev/null
+  wait "$cli" 2>/dev/null
+  st=$?
+}
 for ((i = 1; i <= rounds; i++)); do
   if [ "$mode" = stress ]; then
     if ((i % ${KILL_EVERY:-5} == 0)); then
-      "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/round-$i" "$pid" >"$out/round-$i.out" 2>"$out/round-$i.err" &
-      cli=$!
-      ms=$((RANDOM % window))
-      sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
-      kill -9 "$cli" 2>/dev/null
-      wait "$cli" 2>/dev/null
-      st=$?
+      kill_round "$i"
       sleep 1.5
       echo "round $i kill=1 status=$st after_ms=$ms $(steady_counts)"
     else
@@ -78,13 +82,8 @@ for ((i = 1; i <= rounds; i++)); do
       echo "round $i kill=0 status=$st $(steady_counts)"
     fi
   elif [ "$mode" = kill ]; then
-    "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/round-$i" "$pid" >"$out/round-$i.out" 2>"$out/round-$i.err" &
-    cli=$!
-    ms=$((RANDOM % window))
-    sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
-    kill -9 "$cli" 2>/dev/null
-    wait "$cli" 2>/dev/null
-    echo "round $i status=$? after_ms=$ms $(counts)"
+    kill_round "$i"
+    echo "round $i status=$st after_ms=$ms $(counts)"
   else
     "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/round-$i" "$pid" >"$out/round-$i.out" 2>"$out/round-$i.err"
     echo "round $i status=$? $(counts)"
