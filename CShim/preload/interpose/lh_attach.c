@@ -8,7 +8,8 @@
  * A session: the configuration is read from the control file the command wrote (LOOPHUNTER_*
  * lines, as the environment gives them under `loophunter run`, the time the session ends by itself,
  * and the command's pid: once that process is gone, killed, the session ends within a second of the
- * next iteration boundary, and a new attach ends such a session instead of being refused); LoopHunter starts as at a preloaded start-up; the toolkits catch up with what already
+ * next iteration boundary, and a new attach ends such a session instead of being refused);
+ * LoopHunter starts as at a preloaded start-up; the toolkits catch up with what already
  * exists (GTK classes initialised and frame clocks made before us); the modules' GOT entries are
  * pointed at our wrappers (lh_got.c), again whenever modules are loaded. The end gives the entries
  * and the toolkits' class slots back, writes the summary ("detached") and stops LoopHunter's threads:
