@@ -105,7 +105,7 @@ typedef struct range_of_ctx {
     bool found;
 } range_of_ctx;
 
-static bool contains(struct dl_phdr_info *info, uintptr_t a) {
+bool lh_module_contains(const struct dl_phdr_info *info, uintptr_t a) {
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
@@ -117,7 +117,7 @@ static bool contains(struct dl_phdr_info *info, uintptr_t a) {
 static int range_of_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     range_of_ctx *c = arg;
-    if (!contains(info, c->address)) return 0;
+    if (!lh_module_contains(info, c->address)) return 0;
     size_t found = 0;
     add_exec_segments(info, c->out, 1, &found);
     c->found = found == 1;
@@ -191,7 +191,7 @@ static int resolve_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     resolve_ctx *c = arg;
     int index = -1;
     for (size_t f = 0; f < c->count; f++) {
-        if (c->frames[f].module >= 0 || !contains(info, c->pcs[f])) continue;
+        if (c->frames[f].module >= 0 || !lh_module_contains(info, c->pcs[f])) continue;
         if (index < 0) {
             if (c->module_count >= c->max_modules) return 1;
             index = (int)c->module_count++;

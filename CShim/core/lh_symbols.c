@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "lh_symbols.h"
+#include "lh_modules.h"
 
 #include <elf.h>
 #include <link.h>
@@ -127,15 +128,6 @@ static uint32_t lookup(const module_tables *t, const char *name, bool data) {
     return lookup_hashed(t, name, gnu_hash(name), data);
 }
 
-static bool contains(const struct dl_phdr_info *info, uintptr_t a) {
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && a >= lo && a < lo + ph->p_memsz) return true;
-    }
-    return false;
-}
-
 static void *address_of(const struct dl_phdr_info *info, const module_tables *t, uint32_t index) {
     const ElfW(Sym) *sym = &t->symtab[index];
     void *address = (void *)(info->dlpi_addr + sym->st_value);
@@ -162,7 +154,7 @@ typedef struct find_ctx {
 static int find_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     find_ctx *c = arg;
-    if (c->self != 0 && contains(info, c->self)) {
+    if (c->self != 0 && lh_module_contains(info, c->self)) {
         c->past_self = true;
         return 0;
     }
@@ -217,7 +209,7 @@ typedef struct each_ctx {
 static int each_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     each_ctx *c = arg;
-    if (c->self != 0 && contains(info, c->self)) {
+    if (c->self != 0 && lh_module_contains(info, c->self)) {
         c->past_self = true;
         return 0;
     }
@@ -267,7 +259,7 @@ typedef struct loaded_ctx {
 static int loaded_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     loaded_ctx *c = arg;
-    c->found = contains(info, c->address);
+    c->found = lh_module_contains(info, c->address);
     return c->found;
 }
 
@@ -280,7 +272,7 @@ typedef struct own_ctx {
 static int own_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     own_ctx *c = arg;
-    if (!contains(info, c->self)) return 0;
+    if (!lh_module_contains(info, c->self)) return 0;
     module_tables t;
     uint32_t index = tables_of(info, &t) ? lookup(&t, c->name, false) : 0;
     if (index != 0) {

@@ -32,6 +32,11 @@ typedef struct lh_frame {
     uintptr_t symbol_offset; /* pc - symbol start */
 } lh_frame;
 
+struct dl_phdr_info;
+/* Whether `address` lies in one of the module's loaded segments (PT_LOAD), for dl_iterate_phdr
+ * callbacks. */
+bool lh_module_contains(const struct dl_phdr_info *info, uintptr_t address) LH_HIDDEN;
+
 /* Executable ranges of the loaded modules whose file name starts with one of `names` (e.g.
  * "libglib-2.0.so"), or of every module when `name_count` is 0; writes at most `max` ranges.
  * Returns how many were found. */

@@ -221,15 +221,7 @@ static void patch_relocations(const module *m, const ElfW(Rela) *rel, size_t cou
     }
 }
 
-static bool is_self(const struct dl_phdr_info *info) {
-    uintptr_t self = (uintptr_t)is_self;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && self >= lo && self < lo + ph->p_memsz) return true;
-    }
-    return false;
-}
+static bool is_self(const struct dl_phdr_info *info) { return lh_module_contains(info, (uintptr_t)is_self); }
 
 static int patch_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;

@@ -319,14 +319,9 @@ void lh_session_end(void) {
 static int late_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     int *verdict = arg;
-    uintptr_t self = (uintptr_t)lh_loaded_late;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && self >= lo && self < lo + ph->p_memsz) {
-            *verdict = 0;
-            return 1;
-        }
+    if (lh_module_contains(info, (uintptr_t)lh_loaded_late)) {
+        *verdict = 0;
+        return 1;
     }
     const char *name = info->dlpi_name != NULL ? info->dlpi_name : "";
     const char *base = strrchr(name, '/');

@@ -38,11 +38,7 @@ struct AttachCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionOptions
 
-    @Option(help: ArgumentHelp("Report directory (default: a new one under $TMPDIR, kept and printed).", valueName: "dir"))
-    var dir: String?
-
-    @Option(help: ArgumentHelp("The preload to use (default: next to loophunter, or $LOOPHUNTER_PRELOAD).", valueName: "path"))
-    var preload: String?
+    @OptionGroup var placement: PlacementOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -64,25 +60,13 @@ struct AttachCommand: ParsableCommand {
             Diagnostics.say("cannot attach: \(error)")
             throw ExitStatus.exit(ExitStatus.unusable)
         }
-        let preloadPath: String
-        switch PreloadLocator.locate(explicit: preload) {
-        case .success(let path): preloadPath = path
-        case .failure(let missing):
-            Diagnostics.say(missing.description)
-            throw ExitStatus.exit(ExitStatus.unusable)
-        }
+        let preloadPath = try placement.preloadPath()
         if let refusal = target.preloadedBy ?? target.underValgrind ?? target.withoutGlibc
             ?? (target.uid == geteuid() || geteuid() == 0 ? PtraceScope.refusal() : nil) {
             Diagnostics.say("cannot attach: \(refusal)")
             throw ExitStatus.exit(ExitStatus.unusable)
         }
-        let reportDirectory: String
-        do {
-            reportDirectory = try RunDirectory.prepare(dir)
-        } catch {
-            Diagnostics.say("\(error)")
-            throw ExitStatus.exit(ExitStatus.unusable)
-        }
+        let reportDirectory = try placement.reportDirectory()
         var variables = detection.variables
         variables["LOOPHUNTER_DIR"] = reportDirectory
         let control: String

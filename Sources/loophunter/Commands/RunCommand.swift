@@ -35,11 +35,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var detection: DetectionOptions
 
-    @Option(help: ArgumentHelp("Report directory (default: a new one under $TMPDIR, kept and printed).", valueName: "dir"))
-    var dir: String?
-
-    @Option(help: ArgumentHelp("The preload to use (default: next to loophunter, or $LOOPHUNTER_PRELOAD).", valueName: "path"))
-    var preload: String?
+    @OptionGroup var placement: PlacementOptions
 
     @OptionGroup var output: OutputOptions
 
@@ -73,20 +69,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let preloadPath: String
-        switch PreloadLocator.locate(explicit: preload) {
-        case .success(let path): preloadPath = path
-        case .failure(let missing):
-            Diagnostics.say(missing.description)
-            throw ExitStatus.exit(ExitStatus.unusable)
-        }
-        let reportDirectory: String
-        do {
-            reportDirectory = try RunDirectory.prepare(dir)
-        } catch {
-            Diagnostics.say("\(error)")
-            throw ExitStatus.exit(ExitStatus.unusable)
-        }
+        let preloadPath = try placement.preloadPath()
+        let reportDirectory = try placement.reportDirectory()
         // --ship: ship live; the program's exit status stays run's (the final line tells what was sent).
         var liveShipping: LiveShipping?
         if let ship {
