@@ -30,26 +30,31 @@ common=(-std=gnu11 -O1 -g -Wall -Wextra -Wno-unused-parameter -Werror=implicit-f
         -Wno-missing-field-initializers -fno-omit-frame-pointer)
 libdir=$(cd "$OUT" && pwd)
 
+# Built aside and renamed into place: a program running from the old file (a test's target that
+# dlopens librel-now.so in a loop while another test process rebuilds) keeps its inode.
+stage=$(mktemp -d "$rel/.stage.XXXXXX")
 "$cc" "${common[@]}" -ISources/Toykit/include "$src/lh_rel.c" -L"$OUT" -ltoykit -lpthread -ldl \
-  -Wl,-rpath,"$libdir" -Wl,--build-id -o "$rel/lh-rel"
+  -Wl,-rpath,"$libdir" -Wl,--build-id -o "$stage/lh-rel"
 "$cc" "${common[@]}" -fsanitize=address -ISources/Toykit/include "$src/lh_rel.c" -L"$OUT" -ltoykit \
-  -lpthread -ldl -Wl,-rpath,"$libdir" -o "$rel/lh-rel-asan"
-"$cc" "${common[@]}" -fPIC -shared "$src/rel_ctor.c" -o "$rel/librel-ctor.so"
-"$cc" "${common[@]}" -fno-builtin -w -fPIC -shared -Wl,-z,now -Wl,-z,relro "$src/rel_now.c" -o "$rel/librel-now.so"
-"$cc" "${common[@]}" -fPIC -shared "$src/rel_first.c" -o "$rel/librel-first.so"
+  -lpthread -ldl -Wl,-rpath,"$libdir" -o "$stage/lh-rel-asan"
+"$cc" "${common[@]}" -fPIC -shared "$src/rel_ctor.c" -o "$stage/librel-ctor.so"
+"$cc" "${common[@]}" -fno-builtin -w -fPIC -shared -Wl,-z,now -Wl,-z,relro "$src/rel_now.c" -o "$stage/librel-now.so"
+"$cc" "${common[@]}" -fPIC -shared "$src/rel_first.c" -o "$stage/librel-first.so"
 "$cc" "${common[@]}" -fPIC -shared -fno-asynchronous-unwind-tables -fno-unwind-tables \
   -fomit-frame-pointer "$src/rel_nounwind.c" -L"$OUT" -ltoykit -Wl,-rpath,"$libdir" -Wl,--build-id \
-  -o "$rel/librel-nounwind.so"
+  -o "$stage/librel-nounwind.so"
 "$cc" "${common[@]}" -fPIC -shared "$src/rel_module.c" -L"$OUT" -ltoykit -Wl,-rpath,"$libdir" \
-  -Wl,--build-id -o "$rel/librel-module.so"
+  -Wl,--build-id -o "$stage/librel-module.so"
 for n in 1 2 3 4; do
-  "$cc" "${common[@]}" -fPIC -shared -DREL_TLS_BYTES=512 "$src/rel_tls.c" -o "$rel/librel-tls-$n.so"
+  "$cc" "${common[@]}" -fPIC -shared -DREL_TLS_BYTES=512 "$src/rel_tls.c" -o "$stage/librel-tls-$n.so"
 done
-"$cc" "${common[@]}" -static "$src/rel_static.c" -o "$rel/rel-static"
+"$cc" "${common[@]}" -static "$src/rel_static.c" -o "$stage/rel-static"
 "$cc" "${common[@]}" -ISources/Toykit/include "$src/rel_sandbox.c" -L"$OUT" -ltoykit -Wl,-rpath,"$libdir" \
-  -Wl,--build-id -o "$rel/lh-rel-sandbox"
-"$cc" "${common[@]}" -fPIC -shared "$src/rel_pollhook.c" -ldl -o "$rel/librel-poll.so"
-"$cc" "${common[@]}" -ISources/Toykit/include "$src/rel_reload.c" -ldl -Wl,--build-id -o "$rel/lh-rel-reload"
+  -Wl,--build-id -o "$stage/lh-rel-sandbox"
+"$cc" "${common[@]}" -fPIC -shared "$src/rel_pollhook.c" -ldl -o "$stage/librel-poll.so"
+"$cc" "${common[@]}" -ISources/Toykit/include "$src/rel_reload.c" -ldl -Wl,--build-id -o "$stage/lh-rel-reload"
+for f in "$stage"/*; do mv -f "$f" "$rel/"; done
+rmdir "$stage"
 
 # libFuzzer harness of the env parser (CShim/core/lh_config.c), from a clang with libFuzzer.
 if ! scripts/build-fuzzers.sh "$rel" > "$rel/fuzz-build.log" 2>&1; then

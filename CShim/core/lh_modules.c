@@ -3,15 +3,63 @@
  *
  * Runs at start-up and on the breach path only. dl_iterate_phdr and dladdr1 take the loader's
  * recursive lock; we hold none of our own, so this cannot deadlock against dlopen/dlclose. Nothing
- * here allocates: results go into caller-provided arrays and a string pool.
+ * here allocates: results go into caller-provided arrays and a string pool. Every walk of the
+ * modules LoopHunter makes goes through lh_modules_iterate, which reads the list without the lock
+ * in a child of fork that inherited it held (lh_modules_freeze).
  */
 #define _GNU_SOURCE
 #include "lh_modules.h"
+#include "lh_atomic.h"
 
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <string.h>
+
+/* ---- walking the modules ---------------------------------------------------------------------- */
+
+/* Set once, in a child of fork only (single-threaded then); relaxed: read by the same thread, or by
+ * threads the child creates afterwards (pthread_create orders it before them). */
+static _Atomic int frozen;
+
+void lh_modules_freeze(void) { lh_store_relaxed(&frozen, 1); }
+bool lh_modules_frozen(void) { return lh_load_relaxed(&frozen) != 0; }
+
+/* The loader's list of modules, read without its lock: each module's link_map (load bias, name,
+ * dynamic section) and its program headers from the ELF header at the start of its mapping, which
+ * _dl_find_object gives without a lock (glibc 2.35). Sound only while nothing can change the list:
+ * in a frozen child, whose loader lock is held by a thread that is not there, so that any
+ * dlopen or dlclose would block before touching it. */
+extern int _dl_find_object(void *, struct dl_find_object *) __attribute__((weak));
+
+static int iterate_frozen(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg) {
+    /* The list's head (the main program) from our own module's place in it (no reference to the
+     * loader's _r_debug: the preload needs libc only). */
+    struct dl_find_object self;
+    if (_dl_find_object == NULL || _dl_find_object((void *)iterate_frozen, &self) != 0 || self.dlfo_link_map == NULL) return 0;
+    struct link_map *head = self.dlfo_link_map;
+    while (head->l_prev != NULL) head = head->l_prev;
+    int ret = 0;
+    for (struct link_map *l = head; l != NULL && ret == 0; l = l->l_next) {
+        struct dl_find_object found;
+        if (l->l_ld == NULL || _dl_find_object((void *)l->l_ld, &found) != 0) continue;
+        const ElfW(Ehdr) *eh = found.dlfo_map_start;
+        if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0) continue;
+        struct dl_phdr_info info = {
+            .dlpi_addr = l->l_addr,
+            .dlpi_name = l->l_name,
+            .dlpi_phdr = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff),
+            .dlpi_phnum = eh->e_phnum,
+        };
+        ret = cb(&info, sizeof info, arg);
+    }
+    return ret;
+}
+
+int lh_modules_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg) {
+    if (LH_UNLIKELY(lh_modules_frozen())) return iterate_frozen(cb, arg);
+    return dl_iterate_phdr(cb, arg);
+}
 
 /* ---- names and ranges ---------------------------------------------------------------------- */
 
@@ -54,7 +102,7 @@ static int ranges_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 size_t lh_modules_ranges_named(const char names[][64], size_t name_count, lh_range *out, size_t max) {
     ranges_ctx c = {names, name_count, out, max, 0};
-    dl_iterate_phdr(ranges_cb, &c);
+    lh_modules_iterate(ranges_cb, &c);
     return c.found;
 }
 
@@ -72,7 +120,7 @@ static int each_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 void lh_modules_each(void (*fn)(const char *path, void *ctx), void *ctx) {
     each_ctx c = {fn, ctx};
-    dl_iterate_phdr(each_cb, &c);
+    lh_modules_iterate(each_cb, &c);
 }
 
 typedef struct segments_ctx {
@@ -95,7 +143,7 @@ static int segments_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 size_t lh_modules_segments(lh_range *out, size_t max) {
     segments_ctx c = {out, max, 0};
-    dl_iterate_phdr(segments_cb, &c);
+    lh_modules_iterate(segments_cb, &c);
     return c.found;
 }
 
@@ -126,7 +174,7 @@ static int range_of_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 bool lh_modules_range_of(const void *address, lh_range *out) {
     range_of_ctx c = {(uintptr_t)address, out, false};
-    dl_iterate_phdr(range_of_cb, &c);
+    lh_modules_iterate(range_of_cb, &c);
     return c.found;
 }
 
@@ -234,7 +282,7 @@ size_t lh_modules_resolve(const uintptr_t *pcs, size_t count, lh_frame *frames, 
         frames[f].symbol_offset = 0;
     }
     resolve_ctx c = {pcs, count, frames, modules, max_modules, 0, &p, exe_path};
-    dl_iterate_phdr(resolve_cb, &c);
+    lh_modules_iterate(resolve_cb, &c);
     for (size_t f = 0; f < count; f++)
         if (frames[f].module >= 0) resolve_symbol(&frames[f], &p);
     return c.module_count;

@@ -176,21 +176,21 @@ static int find_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 bool lh_symbol_find(const char *name, const void *self, lh_symbol_hit *out) {
     find_ctx c = {.name = name, .self = (uintptr_t)self};
-    dl_iterate_phdr(find_cb, &c);
+    lh_modules_iterate(find_cb, &c);
     *out = c.after.address != NULL ? c.after : c.before;
     return out->address != NULL;
 }
 
 bool lh_symbol_first(const char *name, const void *self, lh_symbol_hit *out) {
     find_ctx c = {.name = name, .self = (uintptr_t)self, .stop_at_first = true};
-    dl_iterate_phdr(find_cb, &c);
+    lh_modules_iterate(find_cb, &c);
     *out = c.before.address != NULL ? c.before : c.after;
     return out->address != NULL;
 }
 
 bool lh_symbol_first_data(const char *name, const void *self, lh_symbol_hit *out) {
     find_ctx c = {.name = name, .self = (uintptr_t)self, .stop_at_first = true, .data = true};
-    dl_iterate_phdr(find_cb, &c);
+    lh_modules_iterate(find_cb, &c);
     *out = c.before.address != NULL ? c.before : c.after;
     return out->address != NULL;
 }
@@ -243,7 +243,7 @@ void lh_symbol_find_each(const char *const *names, size_t n, const void *self, l
         finds[i] = (lh_symbol_hit){0};
         firsts[i] = (lh_symbol_hit){0};
     }
-    dl_iterate_phdr(each_cb, &c);
+    lh_modules_iterate(each_cb, &c);
     /* finds: after self, else before; firsts: before self, else after. */
     for (size_t i = 0; i < n; i++) {
         if (finds[i].address == NULL) finds[i] = firsts[i];
@@ -285,14 +285,14 @@ static int own_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 bool lh_symbol_own(const char *name, const void *self, lh_symbol_hit *out) {
     own_ctx c = {.name = name, .self = (uintptr_t)self};
-    dl_iterate_phdr(own_cb, &c);
+    lh_modules_iterate(own_cb, &c);
     *out = c.hit;
     return out->address != NULL;
 }
 
 bool lh_symbol_is_loaded(const void *address) {
     loaded_ctx c = {(uintptr_t)address, false};
-    dl_iterate_phdr(loaded_cb, &c);
+    lh_modules_iterate(loaded_cb, &c);
     return c.found;
 }
 
@@ -305,6 +305,6 @@ static int generation_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 uint64_t lh_modules_generation(void) {
     uint64_t g = 0;
-    dl_iterate_phdr(generation_cb, &g);
+    lh_modules_iterate(generation_cb, &g);
     return g;
 }

@@ -16,15 +16,10 @@ struct AttachStressTests {
     static let rounds = 20
     static let workers = "4"
 
-    /// The program's descriptor count is back to what it was. Known issue, intermittent
-    /// (docs/reliability.md, row 33): in some runs one or two descriptors stay open after a few
-    /// sessions (libunwind's validation pipe, which LoopHunter closes at each session's end and
-    /// libunwind opens again at its next use, is the suspect). Recorded, not hidden: the check
-    /// fails the day the leak is fixed, to be made strict again.
+    /// The program's descriptor count is back to what it was: LoopHunter opens none that outlives a
+    /// session (libunwind's memory validation has no pipe of its own: runtime/lh_capture.c).
     static func descriptorsBack(_ now: Int?, _ before: Int?, _ what: String) {
-        withKnownIssue("descriptors left open after some attach sessions (row 33, open)", isIntermittent: true) {
-            #expect(now == before, "\(what): \(now ?? -1) descriptors against \(before ?? -1) before")
-        }
+        #expect(now == before, "\(what): \(now ?? -1) descriptors against \(before ?? -1) before")
     }
 
     @Test("row 33: 20 attach/detach rounds (every fifth command killed) into a program allocating, laying out, forking and dlopening flat out")

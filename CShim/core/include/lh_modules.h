@@ -33,6 +33,17 @@ typedef struct lh_frame {
 } lh_frame;
 
 struct dl_phdr_info;
+/* dl_iterate_phdr for every walk of the modules LoopHunter makes (and libunwind's, whose import is
+ * pointed here): the loader's own, except in a frozen process, where the list is read without the
+ * loader's lock. */
+int lh_modules_iterate(int (*cb)(struct dl_phdr_info *, size_t, void *), void *arg) LH_HIDDEN;
+/* A child of fork whose parent left the loader's module-list lock held (by a thread the child does
+ * not have): every later walk reads the list without it, which nothing can change any more (a
+ * dlopen or dlclose in this process would wait for that lock forever, LoopHunter or not). Called
+ * by the child's fork handler only. */
+void lh_modules_freeze(void) LH_HIDDEN;
+bool lh_modules_frozen(void) LH_HIDDEN;
+
 /* Whether `address` lies in one of the module's loaded segments (PT_LOAD), for dl_iterate_phdr
  * callbacks. */
 bool lh_module_contains(const struct dl_phdr_info *info, uintptr_t address) LH_HIDDEN;

@@ -35,15 +35,10 @@
  *  - No allocation: the patch list is one mapping made on first use and kept.
  */
 #define _GNU_SOURCE
-#include <elf.h>
-#include <link.h>
 #include <string.h>
-#include <errno.h>
-#include <sys/mman.h>
-#include <sys/uio.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "lh_elf.h"
 #include "lh_got.h"
 #include "lh_hooks.h"
 #include "lh_runtime.h"
@@ -99,81 +94,7 @@ static unsigned hook_named(const char *name) {
     return LH_HOOK_COUNT;
 }
 
-/* ---- one module ------------------------------------------------------------------------------- */
-
-typedef struct module {
-    uintptr_t base, lo, hi;           /* load bias; the extent of its PT_LOAD segments */
-    uintptr_t relro_lo, relro_hi;     /* page-rounded PT_GNU_RELRO; empty when none */
-    const ElfW(Sym) *symtab;
-    const char *strtab;
-    const ElfW(Rela) *rela, *jmprel;
-    size_t rela_count, jmprel_count;
-} module;
-
-static uintptr_t dyn_address(uintptr_t base, ElfW(Addr) value) { return value < base ? base + value : value; }
-
-static bool read_module(const struct dl_phdr_info *info, module *m) {
-    memset(m, 0, sizeof *m);
-    m->base = info->dlpi_addr;
-    m->lo = UINTPTR_MAX;
-    const ElfW(Dyn) *dyn = NULL;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = m->base + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD) {
-            if (lo < m->lo) m->lo = lo;
-            if (lo + ph->p_memsz > m->hi) m->hi = lo + ph->p_memsz;
-        } else if (ph->p_type == PT_DYNAMIC) {
-            dyn = (const ElfW(Dyn) *)lo;
-        } else if (ph->p_type == PT_GNU_RELRO) {
-            m->relro_lo = lo & ~(uintptr_t)4095;
-            m->relro_hi = (lo + ph->p_memsz) & ~(uintptr_t)4095; /* the loader protects whole pages only */
-        }
-    }
-    if (dyn == NULL) return false;
-    size_t rela_size = 0, jmprel_size = 0, rela_ent = sizeof(ElfW(Rela));
-    bool jmprel_is_rela = true;
-    for (; dyn->d_tag != DT_NULL; dyn++) {
-        switch (dyn->d_tag) {
-        case DT_SYMTAB: m->symtab = (const ElfW(Sym) *)dyn_address(m->base, dyn->d_un.d_ptr); break;
-        case DT_STRTAB: m->strtab = (const char *)dyn_address(m->base, dyn->d_un.d_ptr); break;
-        case DT_RELA: m->rela = (const ElfW(Rela) *)dyn_address(m->base, dyn->d_un.d_ptr); break;
-        case DT_RELASZ: rela_size = dyn->d_un.d_val; break;
-        case DT_RELAENT: rela_ent = dyn->d_un.d_val; break;
-        case DT_JMPREL: m->jmprel = (const ElfW(Rela) *)dyn_address(m->base, dyn->d_un.d_ptr); break;
-        case DT_PLTRELSZ: jmprel_size = dyn->d_un.d_val; break;
-        case DT_PLTREL: jmprel_is_rela = dyn->d_un.d_val == DT_RELA; break;
-        default: break;
-        }
-    }
-    if (m->symtab == NULL || m->strtab == NULL || rela_ent != sizeof(ElfW(Rela)) || !jmprel_is_rela) return false;
-    m->rela_count = m->rela != NULL ? rela_size / sizeof(ElfW(Rela)) : 0;
-    m->jmprel_count = m->jmprel != NULL ? jmprel_size / sizeof(ElfW(Rela)) : 0;
-    return true;
-}
-
-static bool in_relro(const module *m, uintptr_t a) { return a >= m->relro_lo && a < m->relro_hi; }
-
-/* Whether the loader may still be writing the read-only-after-relocation page of `entry` (it is
- * still writable): the entry's own value written back where it is, through the kernel. */
-static bool relro_still_writable(void **entry) {
-    if (lh_sandboxed()) return false;
-    void *now = __atomic_load_n(entry, __ATOMIC_RELAXED);
-    struct iovec local = {&now, sizeof now}, remote = {entry, sizeof now};
-    int saved = errno;
-    bool writable = process_vm_writev(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)sizeof now;
-    errno = saved;
-    return writable;
-}
-
-/* One pointer store into a module's entry, through a writable window when the page is read-only. */
-static bool store_entry(void **entry, void *value, bool relro) {
-    void *page = (void *)((uintptr_t)entry & ~(uintptr_t)4095);
-    if (relro && mprotect(page, 4096, PROT_READ | PROT_WRITE) != 0) return false;
-    __atomic_store_n(entry, value, __ATOMIC_RELAXED);
-    if (relro) mprotect(page, 4096, PROT_READ);
-    return true;
-}
+/* ---- one module (its entries: runtime/lh_elf.c) ----------------------------------------------------- */
 
 static bool skipped_module(const struct dl_phdr_info *info) {
     const char *name = info->dlpi_name != NULL ? info->dlpi_name : "";
@@ -183,42 +104,30 @@ static bool skipped_module(const struct dl_phdr_info *info) {
     return strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "linux-vdso", 10) == 0 || strncmp(base, "linux-gate", 10) == 0;
 }
 
-static void patch_relocations(const module *m, const ElfW(Rela) *rel, size_t count, bool *any) {
-    for (size_t i = 0; i < count; i++) {
-        unsigned type = ELF64_R_TYPE(rel[i].r_info);
-        if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
-        uint32_t sym = ELF64_R_SYM(rel[i].r_info);
-        if (sym == 0) continue;
-        unsigned id = hook_named(m->strtab + m->symtab[sym].st_name);
-        if (id == LH_HOOK_COUNT || wrappers[id] == NULL) continue;
-        void **entry = (void **)(m->base + rel[i].r_offset);
-        void *now = __atomic_load_n(entry, __ATOMIC_RELAXED);
-        if (now == wrappers[id]) continue; /* done in an earlier pass */
-        void *original = lh_hook_original(id);
-        bool lazy = type == R_X86_64_JUMP_SLOT && (uintptr_t)now >= m->lo && (uintptr_t)now < m->hi;
-        if (original == NULL || (now != original && !lazy)) {
-            lh_add_relaxed(&lh_proc.got_left, 1); /* stat */
-            continue;
-        }
-        if (patch_count == LH_GOT_PATCHES) {
-            lh_add_relaxed(&lh_proc.got_left, 1); /* stat */
-            continue;
-        }
-        bool relro = in_relro(m, (uintptr_t)entry);
-        if (relro && relro_still_writable(entry)) {
-            lh_store_relaxed(&pending, 1); /* being relocated: a later pass */
-            continue;
-        }
-        /* The record first: a restorer that sees the entry finds it. */
-        patches[patch_count] = (got_patch){entry, now, wrappers[id], relro};
-        if (!store_entry(entry, wrappers[id], relro)) {
-            lh_add_relaxed(&lh_proc.got_unwritable, 1); /* stat */
-            continue;
-        }
-        patch_count++;
-        lh_add_relaxed(&lh_proc.got_redirected, 1); /* stat */
-        *any = true;
+static void patch_entry(const lh_elf_module *m, const lh_elf_entry *e, void *arg) {
+    bool *any = arg;
+    unsigned id = hook_named(e->name);
+    if (id == LH_HOOK_COUNT || wrappers[id] == NULL) return;
+    void *now = __atomic_load_n(e->entry, __ATOMIC_RELAXED);
+    if (now == wrappers[id]) return; /* done in an earlier pass */
+    void *original = lh_hook_original(id);
+    if (original == NULL || (now != original && !lh_elf_unbound(m, e, now)) || patch_count == LH_GOT_PATCHES) {
+        lh_add_relaxed(&lh_proc.got_left, 1); /* stat */
+        return;
     }
+    if (e->relro && lh_elf_relro_still_writable(e->entry)) {
+        lh_store_relaxed(&pending, 1); /* being relocated: a later pass */
+        return;
+    }
+    /* The record first: a restorer that sees the entry finds it. */
+    patches[patch_count] = (got_patch){e->entry, now, wrappers[id], e->relro};
+    if (!lh_elf_store_entry(e->entry, wrappers[id], e->relro)) {
+        lh_add_relaxed(&lh_proc.got_unwritable, 1); /* stat */
+        return;
+    }
+    patch_count++;
+    lh_add_relaxed(&lh_proc.got_redirected, 1); /* stat */
+    *any = true;
 }
 
 static bool is_self(const struct dl_phdr_info *info) { return lh_module_contains(info, (uintptr_t)is_self); }
@@ -227,11 +136,10 @@ static int patch_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     (void)arg;
     if (is_self(info) || skipped_module(info)) return 0;
-    module m;
-    if (!read_module(info, &m)) return 0;
+    lh_elf_module m;
+    if (!lh_elf_module_read(info, &m)) return 0;
     bool any = false;
-    patch_relocations(&m, m.jmprel, m.jmprel_count, &any);
-    patch_relocations(&m, m.rela, m.rela_count, &any);
+    lh_elf_each_entry(&m, patch_entry, &any);
     if (any) lh_add_relaxed(&lh_proc.got_modules, 1); /* stat */
     return 0;
 }
@@ -239,13 +147,13 @@ static int patch_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 static int restore_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     (void)arg;
-    module m;
-    if (!read_module(info, &m) && m.hi == 0) return 0;
+    lh_elf_module m;
+    if (!lh_elf_module_read(info, &m) && m.hi == 0) return 0;
     for (size_t i = 0; i < patch_count; i++) {
         got_patch *p = &patches[i];
         uintptr_t a = (uintptr_t)p->entry;
         if (p->entry == NULL || a < m.lo || a >= m.hi) continue;
-        if (__atomic_load_n(p->entry, __ATOMIC_RELAXED) == p->wrapper) store_entry(p->entry, p->before, p->relro);
+        if (__atomic_load_n(p->entry, __ATOMIC_RELAXED) == p->wrapper) lh_elf_store_entry(p->entry, p->before, p->relro);
         p->entry = NULL;
     }
     return 0;
@@ -268,7 +176,7 @@ bool lh_got_redirect(void) {
     if (patches == NULL) patches = lh_lazy_map_get(&patches_map, sizeof(got_patch) * LH_GOT_PATCHES);
     if (patches != NULL) {
         build_index();
-        dl_iterate_phdr(patch_cb, NULL);
+        lh_modules_iterate(patch_cb, NULL);
     }
     give();
     return patches != NULL;
@@ -280,7 +188,7 @@ void lh_got_restore(void) {
         struct timespec ts = {0, 100000};
         nanosleep(&ts, NULL);
     }
-    if (patches != NULL) dl_iterate_phdr(restore_cb, NULL);
+    if (patches != NULL) lh_modules_iterate(restore_cb, NULL);
     patch_count = 0;
     lh_store_relaxed(&pending, 0);
     give();

@@ -86,7 +86,7 @@ static int self_cb(struct dl_phdr_info *info, size_t size, void *ctx) {
     return 1;
 }
 
-void lh_memory_init(void) { dl_iterate_phdr(self_cb, NULL); }
+void lh_memory_init(void) { lh_modules_iterate(self_cb, NULL); }
 
 void lh_memory_json(lh_json *j) {
     lh_json_begin_object(j, "memory");

@@ -379,6 +379,10 @@ void lh_memory_json(struct lh_json *j) LH_HIDDEN;
  * whichever module defines it first, loaded at start-up or later, globally or with RTLD_LOCAL;
  * never LoopHunter's. For calling the toolkit (lh_symbols.h; allocates nothing). NULL: none. */
 void *lh_host_function(const char *name) LH_HIDDEN;
+/* Fork (lh_loader_lock.c): the parent's preparation (finds the loader's module-list lock once),
+ * and the child's question: did it inherit that lock held by a thread it does not have? */
+void lh_loader_lock_before_fork(void) LH_HIDDEN;
+bool lh_loader_lock_held_in_child(void) LH_HIDDEN;
 void *lh_host_data(const char *name) LH_HIDDEN;
 /* Whether the TSan runtime is in the process (looked up once). */
 bool lh_host_has_tsan(void) LH_HIDDEN;

@@ -16,8 +16,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
-#include <sys/stat.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "lh_breach.h"
@@ -146,7 +144,9 @@ static void forget_counts(void (*threads)(void)) {
 }
 
 static void after_fork_child(void) {
-    /* Runs in the child of fork(), single-threaded: reset what belongs to the parent. */
+    /* Runs in the child of fork(), single-threaded: reset what belongs to the parent. First of
+     * all, whether the modules can still be walked the loader's way (lh_loader_lock.c). */
+    if (lh_loader_lock_held_in_child()) lh_modules_freeze();
     read_identity();
     forget_counts(lh_thread_after_fork);
     if (lh_proc.attached) {
@@ -166,40 +166,6 @@ static void after_fork_child(void) {
     }
 }
 
-/* `loophunter attach`: pipes libunwind opened for itself at its first unwind (it checks addresses
- * with mincore here, and keeps a pipe for systems without it). A session that ends must leave no
- * descriptor of ours in the process: they are closed then (libunwind never writes to them while
- * mincore works, and opens them again if it ever needs them). Found by probing the descriptors
- * below 1024 before and after; only in an attached process (start-up of the preload never pays). */
-static struct { int fd; ino_t inode; } unwinder_pipes[4];
-static size_t unwinder_pipe_count;
-
-static void note_unwinder_pipes(const uint8_t *before) {
-    for (int fd = 0; fd < 1024 && unwinder_pipe_count < LH_ARRAY_COUNT(unwinder_pipes); fd++) {
-        struct stat st;
-        if (before[fd] || fcntl(fd, F_GETFD) < 0 || fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode)) continue;
-        unwinder_pipes[unwinder_pipe_count].fd = fd;
-        unwinder_pipes[unwinder_pipe_count++].inode = st.st_ino;
-    }
-}
-
-/* A first unwind, noting the pipes libunwind opens for it: at its first use, and again at every
- * later session (libunwind opens them anew when it finds the ones it had closed). Guard held. */
-static void prime_noting_pipes(void) {
-    static uint8_t open_before[1024];
-    for (int fd = 0; fd < 1024; fd++) open_before[fd] = fcntl(fd, F_GETFD) >= 0;
-    lh_prime_unwinder();
-    note_unwinder_pipes(open_before);
-}
-
-static void close_unwinder_pipes(void) {
-    for (size_t i = 0; i < unwinder_pipe_count; i++) {
-        struct stat st;
-        if (fstat(unwinder_pipes[i].fd, &st) == 0 && st.st_ino == unwinder_pipes[i].inode) close(unwinder_pipes[i].fd);
-    }
-    unwinder_pipe_count = 0;
-}
-
 void lh_prepare_for_breaches(void) {
     static _Atomic int done;
     int expected = 0;
@@ -208,10 +174,7 @@ void lh_prepare_for_breaches(void) {
     if (!lh_cas_relaxed(&done, &expected, 1)) return;
     LH_GUARDED(&lh_tls_data); /* dlopen allocates and may call hooks: they forward */
     lh_hooks_resolve();
-    if (lh_unwinder_load()) {
-        if (lh_proc.attached) prime_noting_pipes();
-        else lh_prime_unwinder();
-    }
+    if (lh_unwinder_load()) lh_prime_unwinder();
     lh_breach_prepare();
 }
 
@@ -230,7 +193,7 @@ static bool map_process_memory(void) {
     }
     if (err == 0) err = lh_thread_init();
     if (err != 0) return false;
-    pthread_atfork(NULL, NULL, after_fork_child);
+    pthread_atfork(lh_loader_lock_before_fork, NULL, after_fork_child);
     mapped = true;
     return true;
 }
@@ -281,8 +244,6 @@ static bool start(char **env, int from) {
      * runs a known loop (lh_thread_record), if ever: /bin/true or curl never pays it. */
     lh_proc.attached = from == LH_STATE_DETACHED;
     if (lh_load_relaxed(&lh_proc.loop_range_count) > 0) lh_prepare_for_breaches();
-    /* acquire: pairs with lh_unwinder_load's release. The last session closed its pipes. */
-    if (again && __atomic_load_n(&lh_unwind_loaded, __ATOMIC_ACQUIRE)) prime_noting_pipes();
     next = LH_STATE_READY;
 out:
     /* release: publishes everything initialised above to lh_active's acquire load. */
@@ -311,7 +272,6 @@ void lh_session_end(void) {
      * that stays mapped. */
     lh_store_release(&lh_state, LH_STATE_DETACHED);
     LH_EVERY_DETECTOR(detached);
-    close_unwinder_pipes();
 }
 
 /* Whether libc comes before this library in the loader's list: a preloaded library (and one a
@@ -334,7 +294,7 @@ static int late_cb(struct dl_phdr_info *info, size_t size, void *arg) {
 
 bool lh_loaded_late(void) {
     int verdict = 0;
-    dl_iterate_phdr(late_cb, &verdict);
+    lh_modules_iterate(late_cb, &verdict);
     return verdict == 1;
 }
 

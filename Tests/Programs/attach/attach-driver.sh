@@ -41,21 +41,28 @@ counts() {
   [ -n "$names" ] || t=0
   echo "threads=$t pool=$p fds=$f lh_threads=$l"
 }
-# stress: each figure's minimum over 5 looks 20 ms apart.
+# The program's descriptors, one per line (what each one is), into FILE: kept beside a round whose
+# count differs from the count before, to tell what was left open.
+describe_fds() { ls -l "/proc/$pid/fd" 2>/dev/null | sed 's/^.* \([0-9]* -> .*\)$/\1/' >"$1"; }
+# stress: each figure's minimum over 10 looks 50 ms apart (the program's own threads open and close
+# descriptors all the time: dlopen opens its library; on 2 busy cores a thread can wait 100 ms
+# between its open and its close; a descriptor left by LoopHunter is there in every look).
 steady_counts() {
   local look k v
   declare -A low=()
-  for look in 1 2 3 4 5; do
+  for look in 1 2 3 4 5 6 7 8 9 10; do
     for kv in $(counts); do
       k=${kv%%=*} v=${kv#*=}
       if [ -z "${low[$k]:-}" ] || [ "$v" -lt "${low[$k]}" ]; then low[$k]=$v; fi
     done
-    sleep 0.02
+    sleep 0.05
   done
   echo "threads=${low[threads]} pool=${low[pool]} fds=${low[fds]} lh_threads=${low[lh_threads]}"
 }
 if [ "$mode" = stress ]; then
-  echo "before pid=$pid $(steady_counts)"
+  before=$(steady_counts)
+  echo "before pid=$pid $before"
+  describe_fds "$out/before.fds"
 else
   echo "before $(counts)"
 fi
@@ -75,12 +82,15 @@ for ((i = 1; i <= rounds; i++)); do
     if ((i % ${KILL_EVERY:-5} == 0)); then
       kill_round "$i"
       sleep 1.5
-      echo "round $i kill=1 status=$st after_ms=$ms $(steady_counts)"
+      now=$(steady_counts)
+      echo "round $i kill=1 status=$st after_ms=$ms $now"
     else
       "$LOOPHUNTER_CLI" attach --for "$seconds" --dir "$out/round-$i" "$pid" >"$out/round-$i.out" 2>"$out/round-$i.err"
       st=$?
-      echo "round $i kill=0 status=$st $(steady_counts)"
+      now=$(steady_counts)
+      echo "round $i kill=0 status=$st $now"
     fi
+    [ "${now##*fds=}" = "${before##*fds=}" ] || describe_fds "$out/round-$i.fds"
   elif [ "$mode" = kill ]; then
     kill_round "$i"
     echo "round $i status=$st after_ms=$ms $(counts)"

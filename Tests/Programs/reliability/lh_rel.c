@@ -17,6 +17,8 @@
  *   thread-reuse            thread A lays out 50x and exits; B (often A's TCB) lays out 3x row 7
  *   fork-storm C T          C children, each T allocating threads and a fork: the grandchild
  *                           mallocs 10,000 times and prints "done"; every child breaches   row 9
+ *   fork-walk N             N times: fork a child that lays out and execs /bin/true while
+ *                           another thread walks the modules (the loader's list lock)    row 9
  *   spawn SELF              vfork + malloc/getenv/execve; posix_spawn of SELF storm       rows 10, 11
  *   storm [ARGS...]         one breach (a report), ignoring extra arguments               rows 11, 31
  *   setxid                  a thread blocking every signal while main calls setuid()     row 12
@@ -55,6 +57,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <limits.h>
+#include <link.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -380,6 +383,68 @@ static int fork_storm(int children, int threads) {
     return bad ? 1 : 0;
 }
 
+/* ---- row 9: a child forked while another thread walks the modules ---------------------------- */
+
+static atomic_bool walking_stop;
+static atomic_ulong walks;
+
+static int slow_walk_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)info;
+    (void)size;
+    (void)arg;
+    for (volatile int i = 0; i < 2000; i++) {
+    }
+    return 0;
+}
+
+static void *walker(void *arg) {
+    (void)arg;
+    while (!atomic_load(&walking_stop)) {
+        dl_iterate_phdr(slow_walk_cb, NULL); /* the loader's list lock, held most of the time */
+        atomic_fetch_add(&walks, 1);
+    }
+    return NULL;
+}
+
+/* N times: a thread walks the modules (holding the loader's list lock most of the time, as
+ * dlopen/dlclose and unwinders do) while the main thread lays out and forks a child that lays out
+ * and execs /bin/true; each child must be gone within 10 s. glibc leaves that lock held in a child
+ * forked while another thread held it. */
+static int fork_walk(int n) {
+    pthread_t t;
+    pthread_create(&t, NULL, walker, NULL);
+    TkView *v = tk_view_new(&rel_class, "forker");
+    int hung = 0, failed = 0;
+    for (int i = 0; i < n; i++) {
+        mark();
+        for (int k = 0; k < 3; k++) tk_view_layout(v);
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            TkView *c = tk_view_new(&rel_class, "child");
+            for (int k = 0; k < 3; k++) tk_view_layout(c);
+            char *args[] = {"/bin/true", NULL};
+            execve(args[0], args, environ);
+            _exit(127);
+        }
+        int st = 0;
+        pid_t got = 0;
+        for (int ms = 0; ms < 10000 && (got = waitpid(pid, &st, WNOHANG)) == 0; ms++) usleep(1000);
+        if (got == 0) {
+            hung++;
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+        } else if (got != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            failed++;
+        }
+    }
+    atomic_store(&walking_stop, true);
+    pthread_join(t, NULL);
+    printf("fork-walk: children=%d hung=%d failed=%d\n", n, hung, failed);
+    fprintf(stderr, "fork-walk: %lu walks\n", atomic_load(&walks));
+    return hung || failed ? 1 : 0;
+}
+
 /* ---- rows 10, 11 ----------------------------------------------------------------------------- */
 
 static int spawn(const char *self) {
@@ -509,6 +574,17 @@ static int exit_order(void) {
 
 /* ---- row 16 ---------------------------------------------------------------------------------- */
 
+/* The process's open descriptors (the listing's own excepted). */
+static int open_descriptors(void) {
+    DIR *d = opendir("/proc/self/fd");
+    if (d == NULL) return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (e->d_name[0] != '.' && atoi(e->d_name) != dirfd(d)) n++;
+    closedir(d);
+    return n;
+}
+
 static int jit(const char *lib) {
     void *h = dlopen(lib, RTLD_NOW);
     if (!h) {
@@ -542,6 +618,9 @@ static int jit(const char *lib) {
     mark();
     nounwind_alloc(200);
     mark();
+    /* The unwinder checked memory on every frame without unwind information: through a pipe of
+     * its own, libunwind's way, that would be two descriptors more than in a plain run. */
+    printf("jit: %d descriptors open\n", open_descriptors());
     printf("jit: done\n");
     return 0;
 }
@@ -1107,6 +1186,7 @@ int main(int argc, char **argv) {
     if (!strcmp(m, "dlopen-preload") && argc >= 3) return dlopen_preload(argc, argv);
     if (!strcmp(m, "thread-reuse")) return thread_reuse();
     if (!strcmp(m, "fork-storm") && argc == 4) return fork_storm(atoi(argv[2]), atoi(argv[3]));
+    if (!strcmp(m, "fork-walk") && argc == 3) return fork_walk(atoi(argv[2]));
     if (!strcmp(m, "spawn")) return spawn(argv[0]);
     if (!strcmp(m, "storm")) return storm();
     if (!strcmp(m, "setxid")) return setxid();
