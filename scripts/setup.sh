@@ -17,16 +17,28 @@ build_packages=(gcc libc6-dev libunwind-dev binutils zlib1g-dev)
 # Hosts LoopHunter must not harm: replacement allocators (libjemalloc2, libtcmalloc-minimal4,
 # libmimalloc2.0), GTK programs written in Python and JavaScript (python3-gi, gjs and the GTK
 # typelibs), other preloads (libfaketime, gtk3-nocsd). python3-dev: CPython's internal headers, the
-# ground truth of the preload's reading of Python stacks (Tests/Programs/script).
+# ground truth of the preload's reading of Python stacks (Tests/Programs/script). Qt 5 and Qt 6
+# (Widgets, Quick and the QML modules the Qt corpus imports; Debian's QML packages do not depend on
+# each other): the Qt corpus (Tests/Programs/qt, scripts/build-qt-programs.sh) and its tests.
 test_packages=(llvm pkg-config libgtk-3-dev libgtk-4-dev xvfb xauth gtk-3-examples gtk-4-examples
                python3 python3-venv util-linux openssl libasan8 libtsan2 libubsan1
                libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 python3-gi gjs gir1.2-gtk-3.0 gir1.2-gtk-4.0
-               libfaketime gtk3-nocsd tk-dev python3-dev valgrind)
+               libfaketime gtk3-nocsd tk-dev python3-dev valgrind
+               g++ qtbase5-dev qtdeclarative5-dev qt6-base-dev qt6-declarative-dev
+               qml-module-qtquick2 qml-module-qtquick-window2 qml-module-qtquick-layouts
+               qml-module-qtquick-controls2 qml-module-qtquick-templates2
+               qml6-module-qtqml qml6-module-qtqml-models qml6-module-qtqml-workerscript qml6-module-qtquick
+               qml6-module-qtquick-window qml6-module-qtquick-layouts qml6-module-qtquick-controls
+               qml6-module-qtquick-templates)
 
-# scripts/realapps/run.sh: GTK 3 and GTK 4 applications (two of them in GJS) driven with xdotool
-# under Xvfb, each with a session bus of its own (dbus-run-session).
+# scripts/realapps/run.sh: GTK 3 and GTK 4 applications (two of them in GJS), Qt 5 and Qt 6 ones
+# (Widgets, Quick, PyQt) driven with xdotool under Xvfb, each with a session bus of its own
+# (dbus-run-session).
 realapps_packages=(xdotool dbus-daemon gnome-calculator gnome-text-editor gnome-font-viewer gnome-system-monitor
-                   gedit mousepad geany evince gnome-characters gnome-weather)
+                   gedit mousepad geany evince gnome-characters gnome-weather
+                   featherpad kcalc qpdfview qterminal focuswriter designer-qt6 libqt6svg6
+                   qtquickcontrols2-5-examples qml-module-qt-labs-settings qml-qt6
+                   python3-pyqt5 pyqt5-examples python3-pyqt6)
 
 missing=()
 want=("${build_packages[@]}")

@@ -10,6 +10,7 @@ scripts/build-native.sh
 scripts/build-gtk-programs.sh
 scripts/build-reliability-programs.sh
 scripts/build-cause-programs.sh
+scripts/build-qt-programs.sh
 echo "== validators (SARIF, JUnit consumers from PyPI)"
 scripts/setup-validators.sh
 echo "== swift test"

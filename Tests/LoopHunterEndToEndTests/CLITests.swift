@@ -274,6 +274,9 @@ struct CLITests {
         #expect(ok.status == 0, "\(ok.stdout)")
         #expect(ok.stdout.contains("✓ preload") && ok.stdout.contains("needs libc.so.6)"), "\(ok.stdout)")
         #expect(ok.stdout.contains("✓ libunwind") && ok.stdout.contains("symbolizer"))
+        // Qt 5 and Qt 6 are installed by the test packages (scripts/setup.sh): their versions.
+        #expect(ok.stdout.contains("✓ Qt 5") && ok.stdout.contains("libQt5Core.so.5 5.") &&
+                ok.stdout.contains("✓ Qt 6") && ok.stdout.contains("libQt6Core.so.6 6."), "\(ok.stdout)")
         let broken = HostRun.cli(["doctor", "--preload", "/nonexistent/libloophunter.so", "--color", "never"])
         #expect(broken.status == 1 && broken.stdout.contains("✗ preload") && broken.stdout.contains("→"))
     }

@@ -13,6 +13,9 @@ package struct CorpusProgram: Sendable, CustomTestStringConvertible {
         package let widgetTypes: [String]
         package let names: [String]
         package let cause: String?
+        /// Every cause kind the line names (`cause=deferred,in-layout`: a loop of two requests, either
+        /// of which may be the one reported).
+        package let causes: [String]
         package let functions: [String]
     }
 
@@ -74,7 +77,7 @@ package struct CorpusProgram: Sendable, CustomTestStringConvertible {
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { fields[parts[0]] = parts[1].split(separator: ",").map(String.init) }
         }
-        return Truth(loops: words.first == "loop", widgetTypes: fields["widget"] ?? [], names: fields["name"] ?? [],
-                     cause: fields["cause"]?.first, functions: fields["function"] ?? [])
+        return Truth(loops: words.first == "loop", widgetTypes: fields["widget"] ?? fields["object"] ?? [], names: fields["name"] ?? [],
+                     cause: fields["cause"]?.first, causes: fields["cause"] ?? [], functions: fields["function"] ?? [])
     }
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # drive.sh — one real application, inside the X server and session bus run.sh made for it:
 # starts it under the preload, waits for its window, drives it with xdotool for SECONDS (typing,
-# resizing, menus, a dialog and the About box opened and closed, scrolling, a context menu), then
-# closes it as a window manager's close button would and waits for it to exit.
+# resizing, menus, a dialog and the About box opened and closed, scrolling, a context menu, tabs),
+# then closes it as a window manager's close button would and waits for it to exit.
 #
 #   drive.sh APP SECONDS PRELOAD DIR CLOSER
 #
@@ -22,16 +22,18 @@ start=$(date +%s.%N)
 elapsed() { awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN{printf "%d", n-s}'; }
 
 # The app alone gets the preload and its own home, report directory and runtime directory
-# (MESA_SHADER_CACHE_DIR, Mesa's shader cache, comes from run.sh).
+# (MESA_SHADER_CACHE_DIR, Mesa's shader cache, comes from run.sh), and its own APP_ENV (the Qt
+# apps' platform).
 env HOME="$dir/home" XDG_CONFIG_HOME="$dir/home/.config" XDG_DATA_HOME="$dir/home/.local/share" \
     XDG_CACHE_HOME="$dir/home/.cache" XDG_STATE_HOME="$dir/home/.local/state" XDG_RUNTIME_DIR="$dir/run" \
     GTK_A11Y=none NO_AT_BRIDGE=1 GDK_BACKEND=x11 LOOPHUNTER_DIR="$dir/lh" \
+    ${APP_ENV[@]+"${APP_ENV[@]}"} \
     ${preload:+LD_PRELOAD="$preload"} \
     "${APP_CMD[@]}" >"$dir/stdout" 2>"$dir/stderr" </dev/null &
 pid=$!
-log "started pid $pid: ${APP_CMD[*]}"
+log "started pid $pid: ${APP_ENV[*]:+${APP_ENV[*]} }${APP_CMD[*]}"
 
-# The app's visible windows (search by _NET_WM_PID; GTK sets it on every toplevel).
+# The app's visible windows (search by _NET_WM_PID; GTK and Qt set it on every toplevel).
 windows() { xdotool search --onlyvisible --pid "$pid" 2>/dev/null; }
 alive() { kill -0 "$pid" 2>/dev/null; }
 
@@ -44,6 +46,11 @@ for _ in $(seq 300); do # up to 30 s to show a window
 done
 if [ -z "$main" ]; then
   log "no window"
+  # run.sh runs an app again when its stderr says "cannot open display" (GTK's words); Qt says
+  # "could not connect to display".
+  if grep -q "could not connect to display" "$dir/stderr" 2>/dev/null; then
+    echo "drive: cannot open display (Qt could not connect to it)" >>"$dir/stderr"
+  fi
   if alive; then kill -TERM "$pid"; sleep 2; kill -KILL "$pid" 2>/dev/null; fi
   wait "$pid"
   echo "no-window $?" >"$dir/exit"
@@ -62,6 +69,32 @@ shot() {
 }
 focus() { xdotool windowfocus "$main" 2>/dev/null; sleep 0.2; }
 key() { focus; xdotool key --delay 80 "$@" 2>/dev/null; }
+# A left click at X,Y in the main window (a negative X or Y counts from its right or bottom edge).
+click_at() {
+  local geo x=${1%,*} y=${1#*,}
+  geo=$(xdotool getwindowgeometry --shell "$main" 2>/dev/null) || return
+  local X=0 Y=0 WIDTH=0 HEIGHT=0
+  eval "$geo"
+  [ "$x" -lt 0 ] && x=$((WIDTH + x))
+  [ "$y" -lt 0 ] && y=$((HEIGHT + y))
+  focus
+  xdotool mousemove $((X + x)) $((Y + y)) click 1 2>/dev/null
+}
+# The keys of an APP_ variable, pressed in turn, and two other words: "click:X,Y" (click_at) and
+# "wait" (a second's pause, for a menu or page that animates in). Keys with neither go to xdotool
+# in one call, as before.
+act() {
+  local keys=() t
+  for t in "$@"; do
+    case "$t" in
+      click:* | wait)
+        if [ ${#keys[@]} -gt 0 ]; then key "${keys[@]}"; keys=(); fi
+        if [ "$t" = wait ]; then sleep 1; else click_at "${t#click:}"; sleep 0.3; fi ;;
+      *) keys+=("$t") ;;
+    esac
+  done
+  if [ ${#keys[@]} -gt 0 ]; then key "${keys[@]}"; fi
+}
 center() {
   local geo
   geo=$(xdotool getwindowgeometry --shell "$main" 2>/dev/null) || return
@@ -98,9 +131,10 @@ step_type() {
   log "type"
   focus
   if [ -n "$APP_CLICK" ]; then center; xdotool click 1 2>/dev/null; sleep 0.3; fi
+  if [ -n "$APP_BEFORE_TEXT" ]; then act $APP_BEFORE_TEXT; fi
   xdotool type --delay 40 "$APP_TEXT" 2>/dev/null
   typed=$((typed + ${#APP_TEXT}))
-  if [ -n "$APP_AFTER_TEXT" ]; then key $APP_AFTER_TEXT; fi
+  if [ -n "$APP_AFTER_TEXT" ]; then act $APP_AFTER_TEXT; fi
 }
 step_resize() {
   log "resize"
@@ -109,8 +143,8 @@ step_resize() {
   xdotool windowsize "$main" 900 700 2>/dev/null; sleep 1
 }
 step_menu() {
-  log "menu"
-  key F10; sleep 1; shot menu; key Escape Escape; sleep 0.5
+  log "menu ($APP_MENU)"
+  act $APP_MENU; sleep 1; shot menu; key Escape Escape; sleep 0.5
 }
 step_context_menu() {
   log "context menu"
@@ -119,12 +153,13 @@ step_context_menu() {
 step_dialog() {
   [ -n "$APP_DIALOG" ] || return 0
   log "dialog ($APP_DIALOG)"
-  key $APP_DIALOG
+  act $APP_DIALOG
   close_extra dialog
 }
 step_about() {
+  [ -n "$APP_ABOUT" ] || return 0
   log "about ($APP_ABOUT)"
-  key $APP_ABOUT
+  act $APP_ABOUT
   close_extra about
 }
 step_scroll() {
@@ -134,8 +169,13 @@ step_scroll() {
   xdotool click --repeat 10 --delay 60 4 2>/dev/null
   sleep 0.5
 }
+step_tabs() {
+  [ -n "$APP_TABS" ] || return 0
+  log "tabs ($APP_TABS)"
+  act $APP_TABS; sleep 1; shot tabs
+}
 # The steps in turn, round after round, until SECONDS have passed (checked before each step).
-steps=(step_type step_resize step_menu step_context_menu step_dialog step_about step_scroll)
+steps=(step_type step_resize step_menu step_context_menu step_dialog step_about step_scroll step_tabs)
 done_steps=0
 while alive && [ "$(elapsed)" -lt "$seconds" ]; do
   "${steps[$((done_steps % ${#steps[@]}))]}"

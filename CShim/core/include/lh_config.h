@@ -80,7 +80,7 @@
  * time (the report directory: /tmp/loophunter-<uid>). */
 #define LH_CONFIG_STRINGS(X)                                                                        \
     X(dir, "DIR", 3072, "", "report directory (created 0700; must be owned by you, not group/world writable)") \
-    X(loop_libs, "LOOP_LIBS", 512, "libglib-2.0.so,libtoykit.so",                                 \
+    X(loop_libs, "LOOP_LIBS", 512, "libglib-2.0.so,libtoykit.so,libQt5Core.so,libQt6Core.so",                                 \
       "comma-separated library names whose poll() calls mark event-loop iterations")              \
     X(hooks, "HOOKS", 128, "layout,alloc,loop,log,stall,window,timer",                             \
       "comma-separated hook families to enable (layout, alloc, loop, log, stall, window, timer)")

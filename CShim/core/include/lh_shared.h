@@ -69,8 +69,8 @@ enum {
     X("libgtk-4.so", "GTK 4", 1)                                                                    \
     X("libtoykit.so", "toykit", 1)                                                                  \
     X("libgtk-x11-2.0.so", "GTK 2", 0)                                                              \
-    X("libQt5Gui.so", "Qt 5", 0)                                                                    \
-    X("libQt6Gui.so", "Qt 6", 0)                                                                    \
+    X("libQt5Gui.so", "Qt 5", 1)                                                                    \
+    X("libQt6Gui.so", "Qt 6", 1)                                                                    \
     X("libtk8.", "Tk", 0)                                                                           \
     X("libtk.so", "Tk", 0)                                                                          \
     X("libfltk.so", "FLTK", 0)                                                                      \

@@ -22,8 +22,9 @@
  * animation, moving or resizing W smoothly, is not counted. A frame in which W was laid out more
  * than LOOPHUNTER_THRESHOLD times is a storm's, and is not counted (the layout-storm detector
  * reports uncapped loops). LOOPHUNTER_LOOP_FRAMES frames of the clock counted back to back make one
- * layout-loop report, naming the widget counted in most of them (a set of widgets whose requests
- * alternate, frame after frame, is one loop).
+ * layout-loop report, naming the widget counted in most of them, of equals (give or take one) the
+ * deepest (a set of widgets whose requests alternate, frame after frame, is one loop). A toolkit
+ * without frames (Qt's widgets) ends its frames by its loop's iterations (lh_relayout_iteration_done).
  *
  * Runs on the toolkit's thread with the guard held. State per thread record, owner-only: the
  * clocks seen and the widgets with layout-caused requests (a small table each, the oldest entry
@@ -52,6 +53,7 @@ typedef struct rl_clock {
     uint64_t run_start;
     uint32_t streak;
     bool reported;
+    uint32_t merged;         /* iterations merged into the frame in progress (lh_relayout_iteration_done) */
 } rl_clock;
 
 typedef struct rl_widget {
@@ -345,16 +347,40 @@ void lh_relayout_request(lh_tls *t, unsigned layout_hook, const void *widget, un
     }
 }
 
+/* Judges the clock's pending requests at the end of its frame in progress; whether anything was
+ * counted in it. */
+static bool judge_frame(lh_tls *t, rl_thread *rt, rl_clock *c) {
+    for (size_t i = 0; i < RL_WIDGETS; i++) {
+        rl_widget *e = &rt->widgets[i];
+        if (e->widget != NULL && e->clock == c->clock) judge(t, rt, c, e, c->frames);
+    }
+    return c->last_frame == c->frames + 1;
+}
+
 void lh_relayout_frame_done(lh_tls *t, const void *clock) {
     rl_thread *rt = my;
     if (rt == NULL || clock == NULL) return;
     rl_clock *c = find_clock(rt, clock);
     if (c == NULL) return; /* no layout-caused request for this clock yet */
-    for (size_t i = 0; i < RL_WIDGETS; i++) {
-        rl_widget *e = &rt->widgets[i];
-        if (e->widget != NULL && e->clock == clock) judge(t, rt, c, e, c->frames);
-    }
+    judge_frame(t, rt, c);
     c->frames++;
+}
+
+/* At most this many iterations that counted nothing are merged into one frame. */
+#define RL_MERGED_MAX 2
+
+void lh_relayout_iteration_done(lh_tls *t, const void *clock, bool slept) {
+    rl_thread *rt = my;
+    if (rt == NULL || clock == NULL) return;
+    rl_clock *c = find_clock(rt, clock);
+    if (c == NULL) return;
+    if (!judge_frame(t, rt, c) && !slept && c->merged < RL_MERGED_MAX) {
+        c->merged++; /* the frame goes on into the next iteration */
+        return;
+    }
+    c->merged = 0;
+    c->frames++;
+    if (slept) c->frames++; /* the time the loop slept: a frame in which nothing is laid out */
 }
 
 void lh_relayout_forget(const void *widget) {
@@ -408,7 +434,11 @@ static void report_loop(lh_tls *t, rl_thread *rt, rl_clock *c) {
         group[n++] = o;
         if (o->pc_count == 0) continue;
         unsigned d = lh_toolkit_depth(lh_hooks[o->layout_hook].toolkit, o->widget);
-        if (chosen == NULL || o->run_frames > chosen->run_frames || (o->run_frames == chosen->run_frames && d > chosen_depth))
+        /* Of equals (counted in as many frames, give or take the run's first, in which one widget's
+         * request may be judged a frame before another's), the deepest. */
+        bool equal = chosen != NULL && o->run_frames + 1 >= chosen->run_frames && chosen->run_frames + 1 >= o->run_frames;
+        bool better = chosen == NULL || (!equal && o->run_frames > chosen->run_frames) || (equal && d > chosen_depth);
+        if (better)
             chosen = o, chosen_depth = d;
     }
     c->reported = true;

@@ -1,6 +1,6 @@
 /*
- * lh_warning.c — the toolkit-warning detector: GTK's own layout warnings as `toolkit-warning`
- * reports: "layout continuously requested", "reported min width ... natural size must be >= min
+ * lh_warning.c — the toolkit-warning detector: GTK's (and Qt's) own layout warnings as
+ * `toolkit-warning` reports: "layout continuously requested", "reported min width ... natural size must be >= min
  * size", "attempt to allocate ... with width -5", "without a current allocation", "queue_resize
  * during size_allocate", ... Each is reported with the stack that logged it and the widget its text
  * names (or, when it names none, the widget being laid out or measured on the thread when GTK
@@ -9,7 +9,9 @@
  *
  * GLib's logging entry points are interposed by its adapter (toolkits/lh_glib.c), which formats
  * each Gtk/Gdk message once and gives it here (lh_warning_seen) with the guard held; the real
- * logging runs outside the guard, exactly as the host expects.
+ * logging runs outside the guard, exactly as the host expects. Qt's messages come from LoopHunter's
+ * Qt message handler (toolkits/lh_qt_log.c) under the domain "Qt": a Quick polish loop, a QML
+ * binding loop, Qt Quick Layouts' polish loop, QLayout's complaints.
  */
 #define _GNU_SOURCE
 #include <string.h>
@@ -38,10 +40,32 @@ static const char *const layout_phrases[] = {
     "size_allocate",
 };
 
+/* Qt 5 and Qt 6 (domain "Qt": toolkits/lh_qt_log.c): Qt Quick's polish loop detector, Qt Quick
+ * Layouts', the QML engine's binding loops, QLayout's complaints. */
+static const char *const qt_layout_phrases[] = {
+    "polish() loop",
+    "Polish loop detected",
+    "Binding loop detected",
+    "QLayout:",
+    "QLayout::",
+    "QGridLayout:",
+    "QBoxLayout:",
+    "QFormLayout:",
+    "QStackedLayout:",
+    "QWidget::setLayout:",
+};
+
 static bool about_layout(const char *domain, const char *message) {
-    if (domain == NULL || (strncmp(domain, "Gtk", 3) != 0 && strncmp(domain, "Gdk", 3) != 0)) return false;
-    for (size_t i = 0; i < LH_ARRAY_COUNT(layout_phrases); i++)
-        if (strstr(message, layout_phrases[i]) != NULL) return true;
+    if (domain == NULL) return false;
+    const char *const *phrases = layout_phrases;
+    size_t n = LH_ARRAY_COUNT(layout_phrases);
+    if (strcmp(domain, "Qt") == 0) {
+        phrases = qt_layout_phrases, n = LH_ARRAY_COUNT(qt_layout_phrases);
+    } else if (strncmp(domain, "Gtk", 3) != 0 && strncmp(domain, "Gdk", 3) != 0) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strstr(message, phrases[i]) != NULL) return true;
     return false;
 }
 

@@ -20,6 +20,7 @@
 #include "lh_breach.h"
 #include "lh_glib.h"
 #include "lh_gtk.h"
+#include "lh_qt.h"
 #include "lh_layout.h"
 #include "lh_runtime.h"
 #include "lh_symbols.h"

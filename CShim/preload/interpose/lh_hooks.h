@@ -20,6 +20,7 @@
 
 #include "lh_base.h"
 #include "lh_glib.h"
+#include "lh_qt_types.h"
 #include "lh_toolkit.h"
 #include "lh_symbols.h"
 

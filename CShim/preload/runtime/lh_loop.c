@@ -148,6 +148,9 @@ void lh_loop_return(unsigned hook, const void *caller) {
     if (!is_loop_caller(caller, &known)) return;
     uint64_t now = lh_thread_new_iteration(t, known);
     if (t->rec != NULL) LH_EACH_DETECTOR(loop_busy, t, hook, now);
+    /* acquire: pairs with the release that set it (the toolkit's glue is initialised). */
+    void (*toolkit_iteration)(lh_tls *, uint64_t) = lh_load_acquire(&lh_proc.toolkit_iteration);
+    if (toolkit_iteration != NULL) toolkit_iteration(t, now);
     /* An iteration boundary of a loop thread, outside the loop library's lock (it waits without
      * it): the summary is refreshed here when due (lh_summary.c). */
     lh_summary_tick(now);

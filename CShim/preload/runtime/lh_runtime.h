@@ -210,6 +210,10 @@ typedef struct lh_process {
      * with the other threads alive, not in a fork child). */
     bool new_session;
     void (*_Atomic attach_iteration)(uint64_t now);
+    /* A toolkit's glue whose work follows its loop's iterations (Qt: the frames of its widgets, and
+     * the classes of objects made since): runs at every iteration boundary of a loop thread, after
+     * the new iteration began, guard held. Set once, when the toolkit is found (release). */
+    void (*_Atomic toolkit_iteration)(lh_tls *t, uint64_t now);
     /* What the session's GOT patching did (relaxed counters, read by the summary): modules whose
      * entries were redirected, entries redirected, entries left as they were (bound elsewhere: an
      * older symbol version, another namespace) and entries whose page could not be made writable. */

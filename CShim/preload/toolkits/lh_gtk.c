@@ -6,7 +6,7 @@
  * calls. So LoopHunter does what LayoutLoopHunter does with runtime subclassing, the GObject way:
  * it patches class vtables. Before a widget (or GTK 4 layout manager) type gets its first instance
  * (interposed g_object_new*), its class and its ancestors', ancestors first, get their layout slots
- * pointed at wrappers, one wrapper per original function (lh_gtk_pools.h), decided by what the
+ * pointed at wrappers, one wrapper per original function (lh_vfunc_pools.h), decided by what the
  * slots hold, not by a list of classes seen. A wrapper counts one layout of the widget it is given
  * (a chain-up to the parent class is not counted again) and calls the original with untouched
  * arguments. Slots counted:
@@ -36,7 +36,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lh_gtk_pools.h"
+#include "lh_vfunc_pools.h"
 #include "lh_io.h"
 #include "lh_layout.h"
 #include "lh_relayout.h"

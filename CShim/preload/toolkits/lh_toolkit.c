@@ -12,7 +12,7 @@
 #include "lh_modules.h"
 #include "lh_toolkit.h"
 
-const lh_toolkit *const lh_toolkits[] = {&lh_toolkit_toykit, &lh_toolkit_gtk, NULL};
+const lh_toolkit *const lh_toolkits[] = {&lh_toolkit_toykit, &lh_toolkit_gtk, &lh_toolkit_qt, NULL};
 
 void lh_toolkit_copy_text(char *dst, const char *s) {
     size_t n = s != NULL ? strnlen(s, LH_OBJECT_TEXT - 1) : 0;

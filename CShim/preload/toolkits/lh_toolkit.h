@@ -47,6 +47,7 @@ extern const lh_toolkit *const lh_toolkits[] LH_HIDDEN;
 
 extern const lh_toolkit lh_toolkit_toykit LH_HIDDEN;
 extern const lh_toolkit lh_toolkit_gtk LH_HIDDEN;
+extern const lh_toolkit lh_toolkit_qt LH_HIDDEN;
 
 /* Type, name, ancestors (root first) and geometry of `object`, through the adapter's getters,
  * copied into `out` (breach path). */

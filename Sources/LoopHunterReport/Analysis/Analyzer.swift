@@ -278,6 +278,13 @@ public struct Analyzer: Sendable {
                 for frame in stack { consider(frame, at: CodeAddress(frame)) }
             }
             for frame in Self.callbacks(of: located.report) { consider(frame, at: CodeAddress(callback: frame)) }
+            // The entry points a cause names are hook names: a C++ toolkit's are mangled
+            // (Qt's QCoreApplication::postEvent, QQuickItem::polish).
+            if let cause = located.report.cause {
+                for name in [cause.entry] + cause.addedBy.map(\.addedWith) {
+                    if let name, Demangler.isCxx(name) { names.insert(name) }
+                }
+            }
         }
         return names.isEmpty ? [:] : demangler.demangle(names)
     }
@@ -397,12 +404,13 @@ public struct Analyzer: Sendable {
         let requestStack = named(cause.requestStack)
         let requestScript = Self.scriptFrames(cause.requestScript, classifier: classifier)
         return FindingCause(
-            kind: cause.kind, entry: cause.entry, widget: cause.widget, requestStack: requestStack,
+            kind: cause.kind, entry: cause.entry.map { inProcessNames[$0] ?? $0 }, widget: cause.widget, requestStack: requestStack,
             requestScript: requestScript, scriptLanguage: requestScript.isEmpty ? nil : cause.requestScript?.languageName,
             requester: Self.ownAppFrame(of: requestStack, preferringSource: false) ?? requestScript.first { $0.origin == .app },
             addedBy: cause.addedBy.map { link in
                 let stack = named(link.stack)
-                return FindingCauseLink(kind: link.kind, addedWith: link.addedWith, callback: link.callback.map(callback),
+                return FindingCauseLink(kind: link.kind, addedWith: link.addedWith.map { inProcessNames[$0] ?? $0 },
+                                        callback: link.callback.map(callback),
                                         stack: stack, adder: Self.ownAppFrame(of: stack, preferringSource: false))
             },
             chainTruncated: cause.chainTruncated ?? false)

@@ -1,6 +1,6 @@
 /// What a `toolkit-warning` report adds: the toolkit's own log message (schema 1.1).
 public struct ToolkitWarning: Codable, Sendable, Equatable {
-    /// GLib log domain: `Gtk`, `Gdk`.
+    /// GLib log domain: `Gtk`, `Gdk`; `Qt` for Qt's messages (its message handler).
     public let domain: String?
     /// `warning`, `critical`, ...
     public let level: String

@@ -114,6 +114,16 @@ struct DoctorCommand: ParsableCommand {
             checks.append(DoctorCheck(name: name, outcome: .ok,
                                       detail: "\(library) \(parts.map(String.init).joined(separator: "."))", fix: nil))
         }
+        // Qt: its version from qVersion(), an extern "C" function of QtCore.
+        for (name, library) in [("Qt 6", "libQt6Core.so.6"), ("Qt 5", "libQt5Core.so.5")] {
+            guard let handle = dlopen(library, RTLD_LAZY | RTLD_LOCAL) else {
+                checks.append(DoctorCheck(name: name, outcome: .warning, detail: "\(library) not installed", fix: nil))
+                continue
+            }
+            typealias Version = @convention(c) () -> UnsafePointer<CChar>?
+            let version = dlsym(handle, "qVersion").flatMap { unsafeBitCast($0, to: Version.self)() }.map { String(cString: $0) }
+            checks.append(DoctorCheck(name: name, outcome: .ok, detail: "\(library) \(version ?? "(version unknown)")", fix: nil))
+        }
         if let toykit = try? PreloadLocator.locate(explicit: preload).get() {
             let path = URL(fileURLWithPath: toykit).deletingLastPathComponent().appendingPathComponent("libtoykit.so").path
             if FileManager.default.fileExists(atPath: path) {

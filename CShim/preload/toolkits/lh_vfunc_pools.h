@@ -1,14 +1,16 @@
 /*
- * lh_gtk_pools.h — the pools of pre-built vfunc wrappers (included by lh_gtk.c only).
+ * lh_vfunc_pools.h — the pools of pre-built wrappers for patched class slots (GObject class
+ * structures in lh_gtk.c, C++ vtables in lh_qt.c).
  *
  * C cannot make closures at run time, so each wrapper is a real function with its own index into
  * the pool's table of originals: one wrapper per ORIGINAL function (not per class). A subclass's
  * chain-up, `parent_class->size_allocate(widget, ...)`, then lands in the parent's wrapper and
- * calls the parent's original. Wrappers run inside GTK's layout on the host's thread; they call
- * vfunc_enter/leave in lh_gtk.c (no allocation, no lock) and forward every argument untouched.
+ * calls the parent's original. Wrappers run inside the toolkit's layout on the host's thread; they
+ * call the including file's enter/leave (no allocation, no lock) and forward every argument
+ * untouched.
  */
-#ifndef LH_GTK_POOLS_H
-#define LH_GTK_POOLS_H
+#ifndef LH_VFUNC_POOLS_H
+#define LH_VFUNC_POOLS_H
 
 /* LH_REPn(M): M(0x000) M(0x001) ... for n indices (hex literals pasted from digits). */
 #define LH_REP16(M, p)                                                                              \

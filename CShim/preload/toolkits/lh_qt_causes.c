@@ -1,0 +1,327 @@
+/*
+ * lh_qt_causes.c — Qt's layout requests and the calls that carry their causes (docs/causes.md).
+ *
+ * Requests seen (each a hook row, interposed: the program's calls and those of other Qt libraries
+ * go through the PLT; Qt's calls inside one library do not):
+ *   - QCoreApplication::postEvent of a LayoutRequest: QLayout::update and QWidget::updateGeometry
+ *     post it to the widget whose layout must run again (the changed widget's parent), from QtWidgets
+ *     into QtCore. The request is on the widget whose code asked: the setter's widget when the post
+ *     happens inside a setter the program called (setMinimumSize, setFixedHeight, updateGeometry,
+ *     resize, QLabel::setText, ...: hook rows), counted against its resizes; else the widget whose
+ *     Resize or LayoutRequest is being delivered (its resizeEvent or event() override runs),
+ *     counted against that; else the widget the LayoutRequest goes to, counted against its
+ *     LayoutRequest handling.
+ *   - QQuickItem::polish: a request on the item, counted against its polishes (the program's C++
+ *     items and Qt Quick Layouts call it through the PLT; QtQuick's own items do not).
+ * Causes carried: a call scheduled while layout runs, or by a callback layout scheduled
+ * (QMetaObject::invokeMethodImpl, QTimer::singleShotImpl, QTimer::singleShot by slot name) gets a
+ * cause record (lh_cause_born: its kind, the adding stack, the slot's code). The record waits on the
+ * call's receiver (and on any object the call made meanwhile: Qt 5's single-shot timer object) until
+ * Qt delivers a timer or queued-call event to it: that first delivery runs as a dispatch with the
+ * record (lh_qt.c), so what it requests is "deferred", then the record is given back.
+ *
+ * Runs on the GUI thread inside the hooks, guard held (generated wrappers). State is the GUI
+ * thread's (owner-only), but for the count of waiting records, read by the event fast path on any
+ * thread (relaxed). No allocation, no lock.
+ */
+#include <string.h>
+
+#include "lh_cause.h"
+#include "lh_qt.h"
+#include "lh_qt_types.h"
+#include "lh_relayout.h"
+#include "lh_vfunc_pools.h"
+
+enum { QE_LAYOUT_REQUEST = 76 };
+
+/* The widget of the setter running on this thread (NULL: none). */
+static __thread const void *setter_widget __attribute__((tls_model("initial-exec")));
+/* The record of the scheduling call running on this thread (0: none, or not from layout). */
+static __thread lh_cause_ref scheduling __attribute__((tls_model("initial-exec")));
+static __thread uintptr_t scheduling_callback __attribute__((tls_model("initial-exec")));
+
+/* Records waiting for a delivery to their receiver (GUI thread). */
+#define WAITING 32
+static struct {
+    const void *receiver;
+    lh_cause_ref ref;
+    uintptr_t callback;
+    uint64_t serial;
+} waiting[WAITING];
+static uint64_t waiting_serial;
+static _Atomic uint32_t waiting_count; /* relaxed: a hint for the event fast path */
+
+static _Atomic uint64_t requests_posted, requests_polish, requests_on_setter, scheduled, scheduled_dropped, delivered;
+
+bool lh_qt_causes_pending(void) { return lh_load_relaxed(&waiting_count) != 0; }
+
+static void wait_for(const void *receiver, lh_cause_ref ref, uintptr_t callback) {
+    size_t slot = WAITING, oldest = 0;
+    for (size_t i = 0; i < WAITING; i++) {
+        if (waiting[i].receiver == receiver) { slot = i; break; }
+        if (waiting[i].receiver == NULL && slot == WAITING) slot = i;
+        if (waiting[i].serial < waiting[oldest].serial) oldest = i;
+    }
+    if (slot == WAITING) {
+        slot = oldest;
+        lh_add_relaxed(&scheduled_dropped, 1); /* stat */
+    }
+    if (waiting[slot].receiver != NULL) {
+        lh_cause_release(waiting[slot].ref);
+        lh_sub_relaxed(&waiting_count, 1);
+    }
+    if (!lh_cause_retain(ref)) {
+        waiting[slot].receiver = NULL;
+        return;
+    }
+    waiting[slot].receiver = receiver;
+    waiting[slot].ref = ref;
+    waiting[slot].callback = callback;
+    waiting[slot].serial = ++waiting_serial;
+    lh_add_relaxed(&waiting_count, 1);
+}
+
+lh_cause_ref lh_qt_causes_take(const void *receiver, uintptr_t *callback) {
+    for (size_t i = 0; i < WAITING; i++) {
+        if (waiting[i].receiver != receiver || receiver == NULL) continue;
+        lh_cause_ref ref = waiting[i].ref;
+        *callback = waiting[i].callback;
+        waiting[i].receiver = NULL;
+        lh_sub_relaxed(&waiting_count, 1);
+        lh_add_relaxed(&delivered, 1); /* stat */
+        return ref;
+    }
+    return 0;
+}
+
+void lh_qt_causes_forget(const void *object) {
+    if (lh_load_relaxed(&waiting_count) == 0) return;
+    for (size_t i = 0; i < WAITING; i++) {
+        if (waiting[i].receiver != object || object == NULL) continue;
+        lh_cause_release(waiting[i].ref);
+        waiting[i].receiver = NULL;
+        lh_sub_relaxed(&waiting_count, 1);
+    }
+}
+
+void lh_qt_causes_object_made(const void *object) {
+    if (scheduling != 0) wait_for(object, scheduling, scheduling_callback);
+}
+
+/* ---- requests ------------------------------------------------------------------------------------ */
+
+void lh_qt_event_posted(unsigned hook, void *receiver, void *event, int priority) {
+    (void)priority;
+    const lh_qt_api *q = lh_qt();
+    if (q == NULL || receiver == NULL || event == NULL || !lh_cause_ready()) return;
+    unsigned type = *(const uint16_t *)((const char *)event + q->event_type_offset);
+    if (type != QE_LAYOUT_REQUEST || lh_qt_kind(receiver) != LH_QT_WIDGET) return;
+    lh_tls *t = &lh_tls_data;
+    /* The widget whose code asked: a setter's, else the one whose event is being delivered (its
+     * resizeEvent or event() runs), else the one whose layout must run again. */
+    const void *widget = setter_widget;
+    if (widget != NULL && lh_qt_kind(widget) == LH_QT_WIDGET) {
+        lh_add_relaxed(&requests_on_setter, 1); /* stat */
+        lh_relayout_request(t, LH_HOOK_qt_widget_resize, widget, hook);
+        return;
+    }
+    lh_add_relaxed(&requests_posted, 1); /* stat */
+    if (lh_qt_delivering.widget != NULL) lh_relayout_request(t, lh_qt_delivering.hook, lh_qt_delivering.widget, hook);
+    else lh_relayout_request(t, LH_HOOK_qt_widget_layout, receiver, hook);
+}
+
+void lh_qt_polish_requested(unsigned hook, void *item) {
+    if (lh_qt() == NULL || item == NULL || !lh_cause_ready()) return;
+    lh_add_relaxed(&requests_polish, 1); /* stat */
+    lh_relayout_request(&lh_tls_data, LH_HOOK_qt_item_polish, item, hook);
+}
+
+uintptr_t lh_qt_setter_begins(unsigned hook, void *widget, ...) {
+    (void)hook;
+    uintptr_t outer = (uintptr_t)setter_widget;
+    setter_widget = widget;
+    return outer;
+}
+
+void lh_qt_setter_ends(unsigned hook, uintptr_t token, void *widget, ...) {
+    (void)hook, (void)widget;
+    setter_widget = (const void *)token;
+}
+
+/* ---- calls scheduled ----------------------------------------------------------------------------- */
+
+/* A scheduling call begins: when the thread's context is layout-caused, a record for it, waiting on
+ * `receiver` (and, until the call returns, on the objects it makes). Returns the record (0: none). */
+static uintptr_t schedule(unsigned hook, const void *receiver, uintptr_t callback) {
+    lh_tls *t = &lh_tls_data;
+    if (lh_qt() == NULL || receiver == NULL || !lh_cause_ready() || lh_cause_context(t) == LH_CAUSE_OUTSIDE) return 0;
+    lh_cause_ref ref = lh_cause_born(t, hook, callback);
+    if (ref == 0) return 0;
+    lh_add_relaxed(&scheduled, 1); /* stat */
+    wait_for(receiver, ref, callback);
+    scheduling = ref;
+    scheduling_callback = callback;
+    return (uintptr_t)ref;
+}
+
+/* The call returned: the record is the waiters' now (lh_cause_born's own reference given back). */
+static void scheduled_done(uintptr_t token) {
+    if (token == 0) return;
+    scheduling = 0;
+    scheduling_callback = 0;
+    lh_cause_release((lh_cause_ref)token);
+}
+
+/* The code a QtPrivate::QSlotObjectBase runs: its impl function, after its reference count. */
+static uintptr_t slot_code(const void *slot) { return slot != NULL ? *(const uintptr_t *)((const char *)slot + 8) : 0; }
+
+uintptr_t lh_qt_invoke_begins(unsigned hook, void *receiver, void *slot, int type, void *ret) {
+    (void)ret;
+    /* Any other type runs the slot now, inside the call (a direct call: its requests are the
+     * caller's), or on another thread. */
+    return type == LH_QT_QUEUED_CONNECTION ? schedule(hook, receiver, slot_code(slot)) : 0;
+}
+
+void lh_qt_invoke_ends(unsigned hook, uintptr_t token, int result, void *receiver, void *slot, int type, void *ret) {
+    (void)hook, (void)result, (void)receiver, (void)slot, (void)type, (void)ret;
+    scheduled_done(token);
+}
+
+uintptr_t lh_qt_invoke_named_begins(unsigned hook, void *receiver, const char *member, int type, ...) {
+    (void)member;
+    return type == LH_QT_QUEUED_CONNECTION ? schedule(hook, receiver, 0) : 0;
+}
+
+void lh_qt_invoke_named_ends(unsigned hook, uintptr_t token, int result, void *receiver, const char *member, int type, ...) {
+    (void)hook, (void)result, (void)receiver, (void)member, (void)type;
+    scheduled_done(token);
+}
+
+uintptr_t lh_qt_method_invoke_begins(unsigned hook, const void *method, void *receiver, int type, ...) {
+    (void)method;
+    return type == LH_QT_QUEUED_CONNECTION ? schedule(hook, receiver, 0) : 0;
+}
+
+void lh_qt_method_invoke_ends(unsigned hook, uintptr_t token, int result, const void *method, void *receiver, int type, ...) {
+    (void)hook, (void)result, (void)method, (void)receiver, (void)type;
+    scheduled_done(token);
+}
+
+uintptr_t lh_qt_single_shot_begins(unsigned hook, int msec, int timer_type, const void *receiver, const void *slot) {
+    (void)msec, (void)timer_type;
+    return schedule(hook, receiver, slot_code(slot));
+}
+
+void lh_qt_single_shot_ends(unsigned hook, uintptr_t token, int msec, int timer_type, const void *receiver, const void *slot) {
+    (void)hook, (void)msec, (void)timer_type, (void)receiver, (void)slot;
+    scheduled_done(token);
+}
+
+uintptr_t lh_qt_single_shot_named_begins(unsigned hook, int msec, const void *receiver, const char *member) {
+    (void)msec, (void)member;
+    return schedule(hook, receiver, 0);
+}
+
+void lh_qt_single_shot_named_ends(unsigned hook, uintptr_t token, int msec, const void *receiver, const char *member) {
+    (void)hook, (void)msec, (void)receiver, (void)member;
+    scheduled_done(token);
+}
+
+/* ---- functors connected from layout ---------------------------------------------------------------- */
+
+/* A QtPrivate::QSlotObjectBase (qobjectdefs_impl.h, Qt 5 and 6.4): {QAtomicInt ref; ImplFn impl},
+ * impl(which, this, receiver, args, ret) with which 0 Destroy, 1 Call, 2 Compare. A functor connected
+ * from layout has its impl pointed at a trampoline (one per original impl, lh_vfunc_pools.h): the
+ * first Call runs as a dispatch with the connection's record, then the original impl is put back;
+ * a Destroy before any Call gives the record back. GUI thread. */
+typedef void (*slot_impl_fn)(int which, void *self, void *receiver, void **args, bool *ret);
+#define SLOT_IMPL_OFFSET 8
+
+#define CONNECTED 32
+static struct {
+    void *slot_object;
+    lh_cause_ref ref;
+    slot_impl_fn impl;
+} connected[CONNECTED];
+static _Atomic uint64_t connections_from_layout, connections_called;
+
+static void connected_call(int which, void *self, void *receiver, void **args, bool *ret, slot_impl_fn impl) {
+    size_t i = 0;
+    while (i < CONNECTED && connected[i].slot_object != self) i++;
+    if (i == CONNECTED) {
+        impl(which, self, receiver, args, ret);
+        return;
+    }
+    lh_cause_ref ref = connected[i].ref;
+    connected[i].slot_object = NULL;
+    /* The original first: later calls are the signal's own doing, not layout's. */
+    __atomic_store_n((slot_impl_fn *)((char *)self + SLOT_IMPL_OFFSET), impl, __ATOMIC_RELAXED);
+    if (which != 1) { /* destroyed (or compared) before its first call */
+        lh_cause_release(ref);
+        impl(which, self, receiver, args, ret);
+        return;
+    }
+    lh_add_relaxed(&connections_called, 1); /* stat */
+    lh_cause_outer outer = lh_cause_dispatch_begin(ref, (uintptr_t)impl);
+    impl(which, self, receiver, args, ret);
+    lh_cause_dispatch_end(outer);
+    lh_cause_release(ref);
+}
+
+#define slot_tramp_WRAPPER(i)                                                                       \
+    static LH_USED void slot_tramp_##i(int which, void *self, void *receiver, void **args, bool *ret) { \
+        connected_call(which, self, receiver, args, ret, (slot_impl_fn)LH_ORIG(slot_tramp, i));     \
+    }
+#define slot_tramp_OFFSET(i) LH_POOL_OFFSET(slot_tramp, i)
+#define LH_REP64(M) LH_REP16(M, 0x0) LH_REP16(M, 0x1) LH_REP16(M, 0x2) LH_REP16(M, 0x3)
+LH_DEFINE_POOL(slot_tramp, LH_REP64, 64)
+static unsigned slot_tramps_used;
+
+static void *slot_trampoline(slot_impl_fn impl) {
+    for (unsigned i = 0; i < slot_tramps_used; i++)
+        if (slot_tramp_orig[i] == (void *)impl) return LH_POOL_WRAPPER(slot_tramp_offsets, i);
+    if (slot_tramps_used == 64) return NULL;
+    unsigned i = slot_tramps_used++;
+    __atomic_store_n(&slot_tramp_orig[i], (void *)impl, __ATOMIC_RELAXED); /* GUI thread only */
+    return LH_POOL_WRAPPER(slot_tramp_offsets, i);
+}
+
+uintptr_t lh_qt_connect_begins(unsigned hook, void *result, const void *sender, void **signal, const void *receiver,
+                               void **slot, void *slot_object, ...) {
+    (void)result, (void)sender, (void)signal, (void)receiver, (void)slot;
+    lh_tls *t = &lh_tls_data;
+    if (lh_qt() == NULL || slot_object == NULL || !lh_cause_ready() || lh_cause_context(t) == LH_CAUSE_OUTSIDE) return 0;
+    slot_impl_fn *at = (slot_impl_fn *)((char *)slot_object + SLOT_IMPL_OFFSET);
+    slot_impl_fn impl = *at;
+    size_t free_one = CONNECTED;
+    for (size_t i = 0; i < CONNECTED && free_one == CONNECTED; i++)
+        if (connected[i].slot_object == NULL) free_one = i;
+    void *tramp = free_one < CONNECTED && impl != NULL ? slot_trampoline(impl) : NULL;
+    if (tramp == NULL) return 0;
+    lh_cause_ref ref = lh_cause_born(t, hook, (uintptr_t)impl);
+    if (ref == 0) return 0;
+    connected[free_one].slot_object = slot_object;
+    connected[free_one].ref = ref;
+    connected[free_one].impl = impl;
+    *at = (slot_impl_fn)tramp; /* before Qt has seen the object: nothing else reads it yet */
+    lh_add_relaxed(&connections_from_layout, 1); /* stat */
+    return 0;
+}
+
+void lh_qt_connect_ends(unsigned hook, uintptr_t token, void *returned, void *result, const void *sender, void **signal,
+                        const void *receiver, void **slot, void *slot_object, ...) {
+    (void)hook, (void)token, (void)returned, (void)result, (void)sender, (void)signal, (void)receiver, (void)slot, (void)slot_object;
+}
+
+void lh_qt_causes_summary(lh_json *j) {
+    lh_json_begin_object(j, "causes");
+    lh_json_u64(j, "layout_requests_posted", lh_load_relaxed(&requests_posted));
+    lh_json_u64(j, "layout_requests_by_setters", lh_load_relaxed(&requests_on_setter));
+    lh_json_u64(j, "polish_requests", lh_load_relaxed(&requests_polish));
+    lh_json_u64(j, "calls_scheduled_from_layout", lh_load_relaxed(&scheduled));
+    lh_json_u64(j, "calls_delivered_with_cause", lh_load_relaxed(&delivered));
+    lh_json_u64(j, "calls_dropped", lh_load_relaxed(&scheduled_dropped));
+    lh_json_u64(j, "connections_from_layout", lh_load_relaxed(&connections_from_layout));
+    lh_json_u64(j, "connections_called_with_cause", lh_load_relaxed(&connections_called));
+    lh_json_end_object(j);
+}
