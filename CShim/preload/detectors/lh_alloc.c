@@ -59,6 +59,9 @@ typedef struct alloc_tls {
     lh_alloc_counts *own;         /* this thread's own counters; NULL: none */
     uint8_t mode;                 /* 0: none claimed yet; 1: own counters; 2: the shared counters */
     bool armed;                   /* the alloc-storm limits apply (a thread with iterations) */
+    bool out;                     /* the thread left its loop in this epoch and is not back yet */
+    bool out_armed;               /* `armed` when it left */
+    uint64_t out_calls, out_bytes; /* its counts when it left */
     uint32_t storm_run;           /* epochs over a limit in a row (at most one quiet between) */
     uint64_t storm_last;          /* the epoch number of the last one */
     uint64_t limit_calls, limit_bytes;            /* counts that make a storm */
@@ -905,24 +908,45 @@ static void epoch_end(lh_tls *t, lh_hist *h) {
 
 /* A new epoch began: whether its allocations are judged. Not in a thread's first iteration, nor
  * in its first frame: start-up loads, parses and compiles (GTK 4's GL renderer allocates ~64 MiB
- * in its first frame under Mesa's llvmpipe). */
+ * in its first frame under Mesa's llvmpipe). A thread that had left its loop is back in it. */
 static void epoch_begin(lh_tls *t) {
     if (lh_load_relaxed(&lh_alloc_on) == LH_ALLOC_OFF) return;
+    at.out = false;
     at.armed = t->rec != NULL && at.mode != 2 && t->past_first_epoch;
     set_gate(at.base_calls, at.base_bytes);
 }
 
 /* The thread left its event loop (the outermost g_main_context_iteration or g_main_loop_run made
- * from outside GLib returned: lh_loop.c): what it allocates until its loop's next iteration is no
- * iteration's, and is not judged. A program that shows a window, then loads its data from main()
- * and calls processEvents() between the steps (FocusWriter decodes its background images so:
- * 124-138 MB allocated and freed between three pairs of iterations) is not looping; each iteration
- * of its loop is judged again from the first allocation after its wait returns. */
+ * from outside GLib returned: lh_loop.c): what it allocates until its loop's wait returns again
+ * is no iteration's, and is not judged. A program that shows a window, then loads its data from
+ * main() and calls processEvents() between the steps (FocusWriter decodes its background images
+ * so: 124-138 MB allocated and freed between three pairs of iterations) is not looping. A program
+ * whose main() calls g_main_context_iteration() in a loop of its own leaves and comes back at
+ * every iteration: its epochs (frames, on GTK 4) are judged on what they allocate inside it. */
 static void loop_left(lh_tls *t, uint64_t now) {
     (void)t, (void)now;
-    if (lh_load_relaxed(&lh_alloc_on) == LH_ALLOC_OFF) return;
+    if (lh_load_relaxed(&lh_alloc_on) == LH_ALLOC_OFF || at.out) return;
+    uint64_t frees, freed;
+    thread_counts(&at.out_calls, &at.out_bytes, &frees, &freed);
+    at.out = true;
+    at.out_armed = at.armed;
     at.armed = false;
     set_gate(0, 0); /* disarmed: the gate is closed */
+}
+
+/* The thread's loop woke up. Back from outside it with no new epoch begun (a frame spans several
+ * iterations): the epoch's limits move on by what was allocated outside, and it is armed again as
+ * it was when the thread left. */
+static void loop_busy(lh_tls *t, unsigned hook, uint64_t now) {
+    (void)t, (void)hook, (void)now;
+    if (lh_load_relaxed(&lh_alloc_on) == LH_ALLOC_OFF || !at.out) return;
+    uint64_t calls, bytes, frees, freed;
+    thread_counts(&calls, &bytes, &frees, &freed);
+    at.limit_calls += calls - at.out_calls;
+    at.limit_bytes += bytes - at.out_bytes;
+    at.out = false;
+    at.armed = at.out_armed && at.mode != 2;
+    set_gate(calls, bytes);
 }
 
 /* The LH_ALLOC_TOP slots whose layouts allocated the most bytes (whole run), most first. The scan
@@ -1172,6 +1196,7 @@ const lh_detector lh_detector_alloc = {
     .epoch_end = epoch_end,
     .epoch_begin = epoch_begin,
     .epoch_so_far = epoch_so_far,
+    .loop_busy = loop_busy,
     .loop_left = loop_left,
     .summary = summary,
     .thread_summary = thread_summary,
