@@ -213,6 +213,39 @@ struct VerdictTests {
         #expect(c.origin(ofScriptFile: "/usr/lib/python3.11/threading.py") == .system)
         #expect(c.origin(ofScriptFile: "/usr/lib/python3.11/site-packages/thing/view.py") == .app)
         #expect(c.origin(ofScriptFile: "<frozen importlib._bootstrap>") == .system)
+        #expect(c.origin(ofScriptFile: "qrc:/wrap-text.qml") == .app, "a Qt Quick app's own QML")
+        #expect(c.origin(ofScriptFile: "file:///home/ada/app/Main.qml") == .app)
+        #expect(c.origin(ofScriptFile: "qrc:/qt-project.org/imports/QtQuick/Controls/Basic/Button.qml") == .toolkit)
+        #expect(c.origin(ofScriptFile: "file:///usr/lib/x86_64-linux-gnu/qt5/qml/QtQuick/Controls.2/Button.qml") == .toolkit)
+    }
+
+    /// A QML handler's request: the native stack's only app code is the C++ that runs the event
+    /// loop, further out than the QML engine; a C++ method the handler called is further in.
+    @Test("the requester is the innermost of the app's native frame and its script frame")
+    func requesterInnermost() {
+        func frame(_ index: Int, _ module: String, _ function: String, _ origin: FrameOrigin) -> SymbolizedFrame {
+            SymbolizedFrame(index: index, pc: "0x\(index)", module: module, offset: "0x\(index)",
+                            symbols: [SourceSymbol(function: function, file: nil, line: nil)], source: .inProcess,
+                            note: nil, origin: origin)
+        }
+        let script = [SymbolizedFrame(index: 0, pc: "", module: "qml", offset: nil,
+                                      symbols: [SourceSymbol(function: "fitNoteWidth", file: "qrc:/notes.qml", line: 16)],
+                                      source: .script, note: nil, origin: .app)]
+        let qml = "/usr/lib/x86_64-linux-gnu/libQt6Qml.so.6", core = "/usr/lib/x86_64-linux-gnu/libQt6Core.so.6"
+        let fromHandler = [frame(0, "/usr/lib/x86_64-linux-gnu/libQt6QuickLayouts.so.6", "QQuickGridLayoutBase::invalidate", .toolkit),
+                           frame(1, qml, "QV4::QObjectWrapper::setProperty", .toolkit),
+                           frame(2, core, "QObject::event", .toolkit),
+                           frame(3, "/opt/notes/notes", "Notes::run", .app),
+                           frame(4, "/opt/notes/notes", "main", .app)]
+        #expect(Analyzer.requester(native: fromHandler, script: script, language: "qml")?.primary?.function == "fitNoteWidth")
+        let fromMethod = [frame(0, core, "QCoreApplication::postEvent", .toolkit),
+                          frame(1, "/opt/notes/notes", "Notes::relayout", .app),
+                          frame(2, qml, "QV4::QObjectMethod::callInternal", .toolkit),
+                          frame(3, "/opt/notes/notes", "main", .app)]
+        #expect(Analyzer.requester(native: fromMethod, script: script, language: "qml")?.primary?.function == "Notes::relayout")
+        #expect(Analyzer.requester(native: fromHandler, script: [], language: nil)?.primary?.function == "Notes::run",
+                "no script stack: the app's native frame")
+        #expect(Analyzer.requester(native: Array(fromHandler.prefix(3)), script: script, language: "qml")?.primary?.function == "fitNoteWidth")
     }
 
     @Test("your code is the program's own modules, never a system library")

@@ -120,8 +120,8 @@ static uint16_t add_text(lh_script_stack *out, const char *s, size_t n) {
     return at;
 }
 
-static bool add_frame(lh_script_stack *out, const char *function, size_t function_len, const char *file,
-                      size_t file_len, uint32_t line) {
+bool lh_script_add_frame(lh_script_stack *out, const char *function, size_t function_len, const char *file,
+                         size_t file_len, uint32_t line) {
     if (out->count >= LH_SCRIPT_FRAMES) return false;
     uint16_t f = add_text(out, function, function_len);
     uint16_t s = add_text(out, file, file_len);
@@ -203,7 +203,7 @@ static void python_capture(const python_api *py, lh_script_stack *out) {
         /* The code object is alive (the frame holds it) and of type code: its line table is a
          * read-only bytes object; PyCode_Addr2Line only reads it. */
         int line = py->addr2line((void *)code, (int)((const char *)prev_instr - first));
-        if (!add_frame(out, name, (size_t)name_len, file, (size_t)file_len, line > 0 ? (uint32_t)line : 0)) return;
+        if (!lh_script_add_frame(out, name, (size_t)name_len, file, (size_t)file_len, line > 0 ? (uint32_t)line : 0)) return;
     }
 }
 
@@ -223,7 +223,7 @@ static void js_line(lh_script_stack *out, const char *s, const char *end) {
     if (close == NULL) return;
     uint32_t line = 0;
     for (const char *d = close + 2; d < end && *d >= '0' && *d <= '9'; d++) line = line * 10 + (uint32_t)(*d - '0');
-    add_frame(out, name, name_len, file, (size_t)(close - file), line);
+    lh_script_add_frame(out, name, name_len, file, (size_t)(close - file), line);
 }
 
 static void js_capture(const js_api *api, lh_script_stack *out) {
@@ -252,8 +252,17 @@ const char *lh_script_language_name(unsigned language) {
     switch (language) {
     case LH_SCRIPT_PYTHON: return "python";
     case LH_SCRIPT_JAVASCRIPT: return "javascript";
+    case LH_SCRIPT_QML: return "qml";
     default: return NULL;
     }
+}
+
+/* QML's stack: asked of the toolkit's glue that knows the engine (toolkits/lh_qt.c), registered
+ * when Qt is found. */
+static void (*_Atomic qml_capture)(lh_script_stack *out);
+
+void lh_script_set_qml(void (*capture)(lh_script_stack *out)) {
+    lh_store_release(&qml_capture, capture); /* release: the glue is ready before it is called */
 }
 
 void lh_script_capture(lh_script_stack *out) {
@@ -273,6 +282,13 @@ void lh_script_capture(lh_script_stack *out) {
         out->used = 0;
         js_capture(api, out);
         if (out->count > 0) out->language = LH_SCRIPT_JAVASCRIPT;
+    }
+    /* acquire: pairs with lh_script_set_qml's release. */
+    void (*qml)(lh_script_stack *) = lh_load_acquire(&qml_capture);
+    if (out->count == 0 && qml != NULL) {
+        out->used = 0;
+        qml(out);
+        if (out->count > 0) out->language = LH_SCRIPT_QML;
     }
     if (out->count > 0) {
         lh_add_relaxed(&captures_with_frames, 1); /* stat */

@@ -1,7 +1,7 @@
 /*
- * lh_script.h — the interpreted stack of the running thread: the Python (CPython 3.11) or
- * JavaScript (GJS's SpiderMonkey) functions that are running when a layout request is made
- * (lh_script.c). A native stack of a PyGObject or GJS program shows the interpreter's frames only;
+ * lh_script.h — the interpreted stack of the running thread: the Python (CPython 3.11),
+ * JavaScript (GJS's SpiderMonkey) or QML (Qt's V4 engine, through Qt's glue) functions that are
+ * running when a layout request is made (lh_script.c). A native stack of a PyGObject or GJS program shows the interpreter's frames only;
  * these name the script's own functions, files and lines.
  *
  * Contracts: called with the guard held, on the thread that makes the request, never inside the
@@ -25,6 +25,7 @@ typedef enum lh_script_language {
     LH_SCRIPT_NONE = 0,
     LH_SCRIPT_PYTHON = 1,
     LH_SCRIPT_JAVASCRIPT = 2,
+    LH_SCRIPT_QML = 3,
 } lh_script_language;
 
 /* An interpreted stack as kept (512 bytes: kept beside a request's native stack). */
@@ -46,6 +47,14 @@ const char *lh_script_language_name(unsigned language) LH_HIDDEN;
 /* Fills `out` with the running thread's interpreted stack (out->count 0: none: no interpreter in
  * the process, or none of its code running on this thread). Guard held. */
 void lh_script_capture(lh_script_stack *out) LH_HIDDEN;
+
+/* Appends a frame (innermost first); false when the stack is full. */
+bool lh_script_add_frame(lh_script_stack *out, const char *function, size_t function_len, const char *file,
+                         size_t file_len, uint32_t line) LH_HIDDEN;
+/* QML (Qt Quick): its stack is the QML engine's, which only Qt's glue can find (the engine of the
+ * object being requested): it registers how to capture it, and is asked after Python and
+ * JavaScript. */
+void lh_script_set_qml(void (*capture)(lh_script_stack *out)) LH_HIDDEN;
 
 /* The summary's "scripts" counters (captures, frames found, interpreters found). */
 void lh_script_summary(lh_json *j) LH_HIDDEN;

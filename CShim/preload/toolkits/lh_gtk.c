@@ -230,18 +230,10 @@ LH_DEFINE_POOL(finalize, LH_REP512, LH_POOL_LARGE)
 
 /* ---- the pools and the slots they serve ----------------------------------------------------- */
 
-typedef struct pool {
-    const char *name;
-    void **orig;
-    const int32_t *wrappers; /* offsets from the table (LH_POOL_WRAPPER) */
-    unsigned capacity;
-    unsigned used; /* under the patching flag */
-} pool;
-
 enum { P_G3_ALLOC, P_G3_PREF, P_G3_PREF_FOR, P_G3_PREF_BASE, P_G4_ALLOC, P_G4_MEASURE, P_G4_LM_ALLOC,
        P_G4_LM_MEASURE, P_FINALIZE, P_COUNT };
 
-static pool pools[P_COUNT] = {
+static lh_vfunc_pool pools[P_COUNT] = {
     [P_G3_ALLOC] = {"gtk3 size_allocate", g3_alloc_orig, g3_alloc_offsets, LH_POOL_SMALL, 0},
     [P_G3_PREF] = {"gtk3 get_preferred_width/height", g3_pref_orig, g3_pref_offsets, LH_POOL_SMALL, 0},
     [P_G3_PREF_FOR] = {"gtk3 get_preferred_*_for_*", g3_pref_for_orig, g3_pref_for_offsets, LH_POOL_SMALL, 0},
@@ -290,19 +282,11 @@ static size_t widget_slot_count;
 
 static bool is_ours(const void *fn) { return lh_is_own_code((uintptr_t)fn); }
 
-/* The wrapper of `fn` in pool `p`, claiming a new one the first time (under the patching flag). */
+/* The wrapper of `fn` in pool `p` (claimed the first time, under the patching flag). */
 static void *wrapper_for(int p, void *fn) {
-    pool *pl = &pools[p];
-    for (unsigned i = 0; i < pl->used; i++)
-        if (pl->orig[i] == fn) return LH_POOL_WRAPPER(pl->wrappers, i);
-    if (pl->used == pl->capacity) {
-        lh_add_relaxed(&pool_exhausted, 1); /* stat */
-        return NULL;
-    }
-    unsigned i = pl->used++;
-    /* release: the original is in place before the wrapper can be reached through a slot. */
-    __atomic_store_n(&pl->orig[i], fn, __ATOMIC_RELEASE);
-    return LH_POOL_WRAPPER(pl->wrappers, i);
+    void *w = lh_vfunc_pool_wrapper(&pools[p], fn);
+    if (w == NULL) lh_add_relaxed(&pool_exhausted, 1); /* stat */
+    return w;
 }
 
 /* Points the class's slots at wrappers; decided by what the slots hold. NULL slots stay NULL. */
@@ -735,7 +719,7 @@ static void give_back(lh_gtype type, const slot_spec *specs, size_t n, int depth
         void **slot = (void **)((char *)klass + specs[s].offset);
         void *fn = __atomic_load_n(slot, __ATOMIC_RELAXED);
         if (fn == NULL || !is_ours(fn)) continue;
-        const pool *pl = &pools[specs[s].pool];
+        const lh_vfunc_pool *pl = &pools[specs[s].pool];
         for (unsigned i = 0; i < pl->used; i++)
             if (LH_POOL_WRAPPER(pl->wrappers, i) == fn) {
                 /* relaxed: a pointer store GTK reads with a plain load; the original was always valid. */

@@ -52,6 +52,7 @@
 #include "lh_io.h"
 #include "lh_layout.h"
 #include "lh_relayout.h"
+#include "lh_script.h"
 #include "lh_symbols.h"
 #include "lh_vfunc_pools.h"
 
@@ -71,6 +72,7 @@ static bool laid_out;                      /* a widget was laid out in the GUI t
 __thread lh_qt_delivery lh_qt_delivering __attribute__((tls_model("initial-exec")));
 static uint64_t resolved_generation;       /* the modules' generation when Qt's modules were last looked at */
 static bool resolve_modules(void);
+static void qml_capture(lh_script_stack *out);
 
 /* The vtable slots wrapped (indices from a vptr; -1: unknown, not wrapped). */
 static int notify_slot = -1, polish_slot = -1, geometry_slot = -1, layout_slot = -1, layout_item_slot = -1;
@@ -240,7 +242,9 @@ static LH_NOINLINE void geometry_requested(void *item) {
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || !lh_cause_ready()) return;
     LH_GUARDED(t);
+    lh_qt_qml_request(item, true);
     lh_relayout_request(t, LH_HOOK_qt_item_geometry, item, LH_HOOK_qt_item_geometry);
+    lh_qt_qml_request(item, false);
 }
 
 /* QQuickItem::geometryChange (Qt 6) / geometryChanged (Qt 5): void (QQuickItem *, const QRectF &new,
@@ -301,17 +305,9 @@ LH_DEFINE_POOL(notify, LH_REP16_0, 16)
 
 /* ---- the pools ---------------------------------------------------------------------------------- */
 
-typedef struct pool {
-    const char *name;
-    void **orig;
-    const int32_t *wrappers;
-    unsigned capacity;
-    unsigned used; /* under the patching flag */
-} pool;
-
 enum { P_POLISH, P_GEOMETRY, P_LAYOUT, P_LAYOUT_ITEM, P_NOTIFY, P_COUNT };
 
-static pool pools[P_COUNT] = {
+static lh_vfunc_pool pools[P_COUNT] = {
     [P_POLISH] = {"QQuickItem::updatePolish", polish_orig, polish_offsets, LH_POOL_SMALL, 0},
     [P_GEOMETRY] = {"QQuickItem::geometryChange", geometry_orig, geometry_offsets, LH_POOL_LARGE, 0},
     [P_LAYOUT] = {"QLayout::setGeometry", lgeom_orig, lgeom_offsets, LH_POOL_SMALL, 0},
@@ -319,19 +315,11 @@ static pool pools[P_COUNT] = {
     [P_NOTIFY] = {"QCoreApplication::notify", notify_orig, notify_offsets, 16, 0},
 };
 
-/* The wrapper of `fn` in pool `p`, claiming a new one the first time (under the patching flag). */
+/* The wrapper of `fn` in pool `p` (claimed the first time, under the patching flag). */
 static void *wrapper_for(int p, void *fn) {
-    pool *pl = &pools[p];
-    for (unsigned i = 0; i < pl->used; i++)
-        if (pl->orig[i] == fn) return LH_POOL_WRAPPER(pl->wrappers, i);
-    if (pl->used == pl->capacity) {
-        lh_add_relaxed(&pool_exhausted, 1); /* stat */
-        return NULL;
-    }
-    unsigned i = pl->used++;
-    /* release: the original is in place before the wrapper can be reached through a slot. */
-    __atomic_store_n(&pl->orig[i], fn, __ATOMIC_RELEASE);
-    return LH_POOL_WRAPPER(pl->wrappers, i);
+    void *w = lh_vfunc_pool_wrapper(&pools[p], fn);
+    if (w == NULL) lh_add_relaxed(&pool_exhausted, 1); /* stat */
+    return w;
 }
 
 /* 1: the page of `at` is writable, 0: read-only, -1: not known (the kernel would not say). */
@@ -618,6 +606,8 @@ static bool resolve_modules(void) {
     RESOLVE(item_width, "_ZNK10QQuickItem5widthEv");
     RESOLVE(item_height, "_ZNK10QQuickItem6heightEv");
     RESOLVE(window_title, "_ZNK7QWindow5titleEv");
+    RESOLVE(qml_engine, "_Z9qmlEnginePK7QObject");
+    RESOLVE(qml_stack_trace, "_ZNK3QV415ExecutionEngine10stackTraceEi");
     /* The slots' indices in Qt 5 and Qt 6 (checked against each base class's own vtable). */
     bool five = api.major == 5;
     notify_slot = slot_of("_ZTV16QCoreApplication", "_ZN16QCoreApplication6notifyEP7QObjectP6QEvent", 12);
@@ -683,7 +673,10 @@ static void start(void) {
     }
     /* release: publishes `api` to lh_qt's acquire (before the message handler can use it). */
     lh_store_release(&state, result);
-    if (result == QT_ON) lh_qt_log_start();
+    if (result == QT_ON) {
+        lh_qt_log_start();
+        lh_script_set_qml(qml_capture);
+    }
 }
 
 
@@ -749,19 +742,64 @@ void lh_qt_string_read(const void *string, char *out, size_t size) {
     if (chars != NULL && length > 0) utf16_to_utf8(chars, (size_t)length, out, size);
 }
 
-void lh_qt_string_take(void *string, char *out, size_t size) {
-    lh_qt_string_read(string, out, size);
-    char *d = *(char **)string; /* Qt 5 and Qt 6: the data header is the first word */
+/* One reference to a QArrayData given back (a QString's, a list's: its data header, the first word
+ * of the value), and its storage freed when it was the last (`object_size`: of one element; the
+ * elements were destroyed by the caller). Qt 5: ref -1 static, 0 unsharable; Qt 6: NULL static. */
+static void release_array(char *d, size_t object_size) {
     if (d == NULL) return;
     _Atomic int *ref = (_Atomic int *)d;
+    int r = lh_load_relaxed(ref);
+    if (api.major == 5 && r == -1) return;
+    /* acq_rel: the last reference frees what the others wrote, as QArrayData's own deref. */
+    if ((api.major == 5 && r == 0) || atomic_fetch_sub_explicit(ref, 1, memory_order_acq_rel) == 1)
+        api.deallocate(d, object_size, 8);
+}
+
+void lh_qt_string_take(void *string, char *out, size_t size) {
+    lh_qt_string_read(string, out, size);
+    release_array(*(char **)string, 2); /* Qt 5 and Qt 6: the data header is the first word */
+}
+
+/* ---- QML's stack --------------------------------------------------------------------------------- */
+
+/* The object whose request is being recorded on this thread (a Quick item), for qml_capture. */
+static __thread const void *qml_object __attribute__((tls_model("initial-exec")));
+
+void lh_qt_qml_request(const void *item, bool begins) { qml_object = begins ? item : NULL; }
+
+/* The QML functions running, asked of the item's QML engine: QV4::ExecutionEngine::stackTrace
+ * (QtQml's exported private API; the engine is QJSEngine's first member after its QObject). It
+ * makes a list of {QString source; QString function; int line; int column} (QVector in Qt 5,
+ * QList in Qt 6): QtQml allocates it on this thread, on the request path (never inside malloc: the
+ * one allocation LoopHunter lets Qt make for it, as SpiderMonkey's for GJS), and it is destroyed
+ * at once. Guard held, on the engine's thread (the GUI thread: its items live there). */
+static void qml_capture(lh_script_stack *out) {
+    const void *item = qml_object;
+    if (item == NULL || api.qml_engine == NULL || api.qml_stack_trace == NULL) return;
+    char *engine = api.qml_engine(item);
+    void *v4 = engine != NULL ? *(void **)(engine + 16) : NULL;
+    if (v4 == NULL) return;
+    void *list[3] = {0};
+    api.qml_stack_trace(list, v4, LH_SCRIPT_FRAMES);
+    char *d = list[0], *frames;
+    size_t n, string = api.major == 5 ? 8 : 24, frame = 2 * string + 8;
     if (api.major == 5) {
-        int r = lh_load_relaxed(ref);
-        /* acq_rel: the last reference frees what the others wrote, as QArrayData's own deref. */
-        if (r == 0 || (r != -1 && atomic_fetch_sub_explicit(ref, 1, memory_order_acq_rel) == 1)) api.deallocate(d, 2, 8);
-        return;
+        if (d == NULL) return;
+        n = (size_t)*(int *)(d + 4);
+        frames = d + *(intptr_t *)(d + 16);
+    } else {
+        frames = list[1];
+        n = (size_t)(intptr_t)list[2];
     }
-    /* acq_rel: as above. */
-    if (atomic_fetch_sub_explicit(ref, 1, memory_order_acq_rel) == 1) api.deallocate(d, 2, 8);
+    for (size_t i = 0; i < n; i++) {
+        char *f = frames + i * frame;
+        char source[256], function[128];
+        lh_qt_string_take(f, source, sizeof source);
+        lh_qt_string_take(f + string, function, sizeof function);
+        int line = *(int *)(f + 2 * string);
+        lh_script_add_frame(out, function, strlen(function), source, strlen(source), line > 0 ? (uint32_t)line : 0);
+    }
+    release_array(d, frame);
 }
 
 /* ---- summary ------------------------------------------------------------------------------------- */

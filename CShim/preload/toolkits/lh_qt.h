@@ -53,6 +53,9 @@ typedef struct lh_qt_api {
     double (*item_width)(const void *item), (*item_height)(const void *item);
     /* QtGui */
     void (*window_title)(void *string_out, const void *window);    /* QWindow::title */
+    /* QtQml: an object's engine (qmlEngine), the QML functions running (QV4 private API) */
+    char *(*qml_engine)(const void *object);
+    void (*qml_stack_trace)(void *list_out, const void *v4_engine, int frames);
 } lh_qt_api;
 
 /* The widget whose Resize or LayoutRequest this thread is delivering now (the innermost), and the
@@ -79,6 +82,9 @@ void lh_qt_string_read(const void *string, char *out, size_t size) LH_HIDDEN;
  * installs (Qt found: the application is being made). Guard held. */
 void lh_qt_log_start(void) LH_HIDDEN;
 void lh_qt_log_summary(lh_json *j) LH_HIDDEN;
+/* A request on Quick item `item` is being recorded on this thread (begins) or was (ends): a QML
+ * stack asked for meanwhile is its engine's. */
+void lh_qt_qml_request(const void *item, bool begins) LH_HIDDEN;
 /* The "qt" section of the summary. */
 void lh_qt_summary(lh_json *j) LH_HIDDEN;
 

@@ -133,7 +133,9 @@ void lh_qt_event_posted(unsigned hook, void *receiver, void *event, int priority
 void lh_qt_polish_requested(unsigned hook, void *item) {
     if (lh_qt() == NULL || item == NULL || !lh_cause_ready()) return;
     lh_add_relaxed(&requests_polish, 1); /* stat */
+    lh_qt_qml_request(item, true);
     lh_relayout_request(&lh_tls_data, LH_HOOK_qt_item_polish, item, hook);
+    lh_qt_qml_request(item, false);
 }
 
 uintptr_t lh_qt_setter_begins(unsigned hook, void *widget, ...) {
@@ -275,16 +277,10 @@ static void connected_call(int which, void *self, void *receiver, void **args, b
 #define slot_tramp_OFFSET(i) LH_POOL_OFFSET(slot_tramp, i)
 #define LH_REP64(M) LH_REP16(M, 0x0) LH_REP16(M, 0x1) LH_REP16(M, 0x2) LH_REP16(M, 0x3)
 LH_DEFINE_POOL(slot_tramp, LH_REP64, 64)
-static unsigned slot_tramps_used;
+static lh_vfunc_pool slot_tramps = {"QtPrivate::QSlotObjectBase::impl", slot_tramp_orig, slot_tramp_offsets, 64, 0};
 
-static void *slot_trampoline(slot_impl_fn impl) {
-    for (unsigned i = 0; i < slot_tramps_used; i++)
-        if (slot_tramp_orig[i] == (void *)impl) return LH_POOL_WRAPPER(slot_tramp_offsets, i);
-    if (slot_tramps_used == 64) return NULL;
-    unsigned i = slot_tramps_used++;
-    __atomic_store_n(&slot_tramp_orig[i], (void *)impl, __ATOMIC_RELAXED); /* GUI thread only */
-    return LH_POOL_WRAPPER(slot_tramp_offsets, i);
-}
+/* GUI thread only: one claimer. */
+static void *slot_trampoline(slot_impl_fn impl) { return lh_vfunc_pool_wrapper(&slot_tramps, (void *)impl); }
 
 uintptr_t lh_qt_connect_begins(unsigned hook, void *result, const void *sender, void **signal, const void *receiver,
                                void **slot, void *slot_object, ...) {

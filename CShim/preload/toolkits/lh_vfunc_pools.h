@@ -54,4 +54,25 @@
             ".popsection\n");                                                                       \
     extern const int32_t pool##_offsets[n] __attribute__((visibility("hidden")));
 #define LH_POOL_WRAPPER(offsets, i) ((void *)((const char *)(offsets) + (offsets)[i]))
+
+/* A pool as its includer keeps it: the originals, the wrappers' table, how many are claimed. */
+typedef struct lh_vfunc_pool {
+    const char *name;
+    void **orig;
+    const int32_t *wrappers; /* offsets from the table (LH_POOL_WRAPPER) */
+    unsigned capacity;
+    unsigned used; /* under the includer's patching flag */
+} lh_vfunc_pool;
+
+/* The wrapper of `fn` in the pool, claiming a new one the first time; NULL when the pool is full.
+ * Under the includer's patching flag (one patcher at a time). */
+static inline void *lh_vfunc_pool_wrapper(lh_vfunc_pool *pl, void *fn) {
+    for (unsigned i = 0; i < pl->used; i++)
+        if (pl->orig[i] == fn) return LH_POOL_WRAPPER(pl->wrappers, i);
+    if (pl->used == pl->capacity) return NULL;
+    unsigned i = pl->used++;
+    /* release: the original is in place before the wrapper can be reached through a slot. */
+    __atomic_store_n(&pl->orig[i], fn, __ATOMIC_RELEASE);
+    return LH_POOL_WRAPPER(pl->wrappers, i);
+}
 #endif

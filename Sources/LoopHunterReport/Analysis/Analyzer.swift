@@ -406,7 +406,7 @@ public struct Analyzer: Sendable {
         return FindingCause(
             kind: cause.kind, entry: cause.entry.map { inProcessNames[$0] ?? $0 }, widget: cause.widget, requestStack: requestStack,
             requestScript: requestScript, scriptLanguage: requestScript.isEmpty ? nil : cause.requestScript?.languageName,
-            requester: Self.ownAppFrame(of: requestStack, preferringSource: false) ?? requestScript.first { $0.origin == .app },
+            requester: Self.requester(native: requestStack, script: requestScript, language: cause.requestScript?.language),
             addedBy: cause.addedBy.map { link in
                 let stack = named(link.stack)
                 return FindingCauseLink(kind: link.kind, addedWith: link.addedWith.map { inProcessNames[$0] ?? $0 },
@@ -416,8 +416,22 @@ public struct Analyzer: Sendable {
             chainTruncated: cause.chainTruncated ?? false)
     }
 
+    /// The code that made a request: the innermost of the app's own native frame and its script
+    /// frame. A script function runs inside its engine: when the app's innermost native frame is
+    /// further out than the engine's first frame (the C++ that started the event loop, under the
+    /// QML engine running a handler), the script function is the one that asked; when it is further
+    /// in (a C++ method the script called), that method is.
+    package static func requester(native: [SymbolizedFrame], script: [SymbolizedFrame], language: String?) -> SymbolizedFrame? {
+        let scriptApp = script.first { $0.origin == .app }
+        guard let nativeApp = ownAppFrame(of: native, preferringSource: false) else { return scriptApp }
+        guard let scriptApp, let language,
+              let engine = native.firstIndex(where: { FrameClassifier.isScriptEngine($0.module, language: language) }),
+              let own = native.firstIndex(where: { $0.index == nativeApp.index }), engine < own else { return nativeApp }
+        return scriptApp
+    }
+
     /// An interpreted stack as frames named by the interpreter, their module the language
-    /// (`python`, `javascript`), their origin by file (``FrameClassifier/origin(ofScriptFile:)``).
+    /// (`python`, `javascript`, `qml`), their origin by file (``FrameClassifier/origin(ofScriptFile:)``).
     static func scriptFrames(_ script: ScriptStack?, classifier: FrameClassifier) -> [SymbolizedFrame] {
         guard let script else { return [] }
         return script.frames.enumerated().map { index, frame in

@@ -31,6 +31,21 @@ public struct FrameClassifier: Sendable {
         "tclsh", "wish", "php", "java", "mono", "dotnet", "qml", "qmlscene",
     ]
 
+    /// The libraries that run each script language's code (``ScriptStack/language``): a native
+    /// frame of one is the script's engine at work on a script function's behalf.
+    public static let scriptEngineLibraries: [String: [String]] = [
+        "python": ["libpython"],
+        "javascript": ["libmozjs", "libgjs"],
+        "qml": ["libQt5Qml", "libQt6Qml"],
+    ]
+
+    /// Whether `module` (a path or file name) is the engine of scripts in `language`.
+    public static func isScriptEngine(_ module: String?, language: String) -> Bool {
+        guard let module, let prefixes = scriptEngineLibraries[language] else { return false }
+        let name = fileName(module)
+        return prefixes.contains { name.hasPrefix($0) }
+    }
+
     /// Functions that are the way into a program, not its code: C's start-up and `main`. Reports
     /// whose only app frames are these share nothing but the program (see ``isProgramEntry(_:in:at:)``).
     public static let programEntryFunctions: Set<String> = [
@@ -66,12 +81,18 @@ public struct FrameClassifier: Sendable {
     }
 
     /// The origin of a script frame (``ScriptFrame``) by its file: the bindings' own code (PyGObject's
-    /// `gi` package, GJS's built-in modules) is the toolkit's; the language's standard library
+    /// `gi` package, GJS's built-in modules) and Qt's own QML modules (installed under
+    /// `.../qt5/qml/` or `.../qt6/qml/`, or compiled into Qt as `qrc:/qt-project.org/...`) are the
+    /// toolkit's; the language's standard library
     /// (`/usr/lib/python3.11/...` outside its `site-packages`, `<frozen ...>` modules) the system's;
     /// any other file the app's, installed packages included (Debian installs a Python
     /// application's own code under `/usr/lib/python3/dist-packages/APP/`).
     public func origin(ofScriptFile file: String) -> FrameOrigin {
         if file.hasPrefix("resource:///org/gnome/gjs/") || file.contains("-packages/gi/") { return .toolkit }
+        if file.hasPrefix("qrc:/qt-project.org/") || file.hasPrefix("qrc:///qt-project.org/")
+            || file.contains("/qt5/qml/") || file.contains("/qt6/qml/") {
+            return .toolkit
+        }
         if file.hasPrefix("<") { return .system }
         if let root = systemDirectories.first(where: { file.hasPrefix($0) }) {
             let below = Self.components(of: file, below: root)

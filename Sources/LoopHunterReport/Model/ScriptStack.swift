@@ -1,17 +1,18 @@
 /// The interpreted stack of a layout request (schema 1.7, a report's ``ReportCause/requestScript``):
-/// the Python or JavaScript functions that were running when it was made, innermost first. A
-/// native stack of a PyGObject or GJS program shows only the interpreter's frames; these name the
-/// script's own code.
+/// the Python, JavaScript or QML functions that were running when it was made, innermost first. A
+/// native stack of a PyGObject, GJS or Qt Quick program shows only the interpreter's (or the QML
+/// engine's) frames; these name the script's own code.
 public struct ScriptStack: Codable, Sendable, Equatable {
-    /// `python` or `javascript`.
+    /// `python`, `javascript` or `qml`.
     public let language: String
     public let frames: [ScriptFrame]
 
-    /// `Python`, `JavaScript`: the language as a heading says it.
+    /// `Python`, `JavaScript`, `QML`: the language as a heading says it.
     public var languageName: String {
         switch language {
         case "python": "Python"
         case "javascript": "JavaScript"
+        case "qml": "QML"
         default: language
         }
     }

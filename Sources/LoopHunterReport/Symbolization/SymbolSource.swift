@@ -6,7 +6,7 @@ public enum SymbolSource: String, Sendable, Codable {
     case inProcess = "in-process"
     /// No name: a stripped function, or a module without symbols.
     case none
-    /// The interpreter's own stack (Python, JavaScript): the function, file and line it gave when
+    /// The interpreter's own stack (Python, JavaScript, QML): the function, file and line it gave when
     /// the stack was taken (a frame of a ``ScriptStack``; its module is the language).
     case script
 }
