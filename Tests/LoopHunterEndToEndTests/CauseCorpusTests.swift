@@ -61,13 +61,7 @@ struct CauseCorpusTests {
             return
         }
         let truth = program.truth
-        func names(_ r: Report) -> Bool {
-            let objects = [(r.object.type, r.object.name)] + r.loopMembers.map { ($0.type, $0.name) }
-            return objects.contains { type, name in
-                name.map { truth.names.contains($0) } ?? false || truth.widgetTypes.contains(type)
-            }
-        }
-        let found = reports.filter { $0.kind.rawValue.hasPrefix("layout-") && names($0) }
+        let found = reports.filter { $0.kind.rawValue.hasPrefix("layout-") && truth.isNamed(in: $0) }
         let report = try #require(found.first, "the loop of \(truth.names) is reported: \(described)")
         #expect(reports.allSatisfy { $0.kind.rawValue.hasPrefix("layout-") || $0.kind == .toolkitWarning },
                 "only layout reports (and GTK's own warnings): \(described)")

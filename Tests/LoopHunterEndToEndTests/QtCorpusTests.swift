@@ -68,20 +68,16 @@ struct QtCorpusTests {
             return
         }
         let truth = program.truth
-        func names(_ r: Report) -> Bool {
-            let objects = [(r.object.type, r.object.name)] + r.loopMembers.map { ($0.type, $0.name) }
-            return objects.contains { type, name in name.map { truth.names.contains($0) } ?? false || truth.widgetTypes.contains(type) }
-        }
         let layoutReports = reports.filter { $0.kind.rawValue.hasPrefix("layout-") }
         if let gap = Self.knownGaps[program.mechanism] {
             withKnownIssue("not found yet: \(gap)") {
-                #expect(layoutReports.contains { names($0) }, "\(described)")
+                #expect(layoutReports.contains { truth.isNamed(in: $0) }, "\(described)")
             }
             // A loop reported on another object than the truth's still names the function.
             if let report = layoutReports.first, let cause = report.cause { Self.checkFunction(program, report, cause) }
             return
         }
-        let report = try #require(layoutReports.first { names($0) }, "the loop of \(truth.names) is reported: \(described)")
+        let report = try #require(layoutReports.first { truth.isNamed(in: $0) }, "the loop of \(truth.names) is reported: \(described)")
         #expect(reports.allSatisfy { $0.kind.rawValue.hasPrefix("layout-") || $0.kind == .toolkitWarning },
                 "only layout reports (and Qt's own warnings): \(described)")
         let cause = try #require(report.cause, "the report says why: \(described)")

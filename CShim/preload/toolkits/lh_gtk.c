@@ -791,15 +791,6 @@ void lh_gtk_summary(lh_json *j) {
     lh_json_u64(j, "sweeps", lh_load_relaxed(&sweeps));
     lh_json_u64(j, "widgets_forgotten", lh_load_relaxed(&forgotten));
     lh_gtk_causes_summary(j);
-    lh_json_begin_array(j, "wrapper_pools");
-    for (int p = 0; p < P_COUNT; p++) {
-        if (pools[p].used == 0) continue;
-        lh_json_begin_object(j, NULL);
-        lh_json_string(j, "slots", pools[p].name);
-        lh_json_u64(j, "wrappers", pools[p].used);
-        lh_json_u64(j, "capacity", pools[p].capacity);
-        lh_json_end_object(j);
-    }
-    lh_json_end_array(j);
+    lh_vfunc_pools_summary(j, pools, P_COUNT);
     lh_json_end_object(j);
 }

@@ -833,15 +833,7 @@ void lh_qt_summary(lh_json *j) {
     lh_json_u64(j, "objects_forgotten", lh_load_relaxed(&objects_forgotten));
     lh_json_u64(j, "quick_frames", lh_load_relaxed(&quick_frames));
     lh_json_u64(j, "widget_frames", lh_load_relaxed(&widget_frames));
-    lh_json_begin_array(j, "pools");
-    for (int p = 0; p < P_COUNT; p++) {
-        lh_json_begin_object(j, NULL);
-        lh_json_string(j, "name", pools[p].name);
-        lh_json_u64(j, "used", pools[p].used);
-        lh_json_u64(j, "capacity", pools[p].capacity);
-        lh_json_end_object(j);
-    }
-    lh_json_end_array(j);
+    lh_vfunc_pools_summary(j, pools, P_COUNT);
     lh_json_u64(j, "pool_exhausted", lh_load_relaxed(&pool_exhausted));
     lh_qt_causes_summary(j);
     lh_qt_log_summary(j);

@@ -12,6 +12,8 @@
 #ifndef LH_VFUNC_POOLS_H
 #define LH_VFUNC_POOLS_H
 
+#include "lh_json.h"
+
 /* LH_REPn(M): M(0x000) M(0x001) ... for n indices (hex literals pasted from digits). */
 #define LH_REP16(M, p)                                                                              \
     M(p##0) M(p##1) M(p##2) M(p##3) M(p##4) M(p##5) M(p##6) M(p##7) M(p##8) M(p##9) M(p##a) M(p##b) \
@@ -74,5 +76,20 @@ static inline void *lh_vfunc_pool_wrapper(lh_vfunc_pool *pl, void *fn) {
     /* release: the original is in place before the wrapper can be reached through a slot. */
     __atomic_store_n(&pl->orig[i], fn, __ATOMIC_RELEASE);
     return LH_POOL_WRAPPER(pl->wrappers, i);
+}
+
+/* The summary's "wrapper_pools" array: each pool with a wrapper claimed (`slots`, `wrappers`,
+ * `capacity`). At the summary: `used` is read without the patching flag (a count that only grows). */
+static inline void lh_vfunc_pools_summary(lh_json *j, const lh_vfunc_pool *pools, int n) {
+    lh_json_begin_array(j, "wrapper_pools");
+    for (int p = 0; p < n; p++) {
+        if (pools[p].used == 0) continue;
+        lh_json_begin_object(j, NULL);
+        lh_json_string(j, "slots", pools[p].name);
+        lh_json_u64(j, "wrappers", pools[p].used);
+        lh_json_u64(j, "capacity", pools[p].capacity);
+        lh_json_end_object(j);
+    }
+    lh_json_end_array(j);
 }
 #endif
