@@ -29,7 +29,7 @@ echo "== sanitizers: the preload core under ASan+UBSan and TSan (scripts/sanitiz
 scripts/sanitize.sh all || { echo "test: sanitizer findings (see above)" >&2; exit 1; }
 echo "== install: the command, its man page and completions into a scratch prefix"
 prefix=$(mktemp -d /tmp/loophunter-install.XXXXXX)
-scripts/install.sh "$prefix" >/dev/null
+scripts/install.sh --configuration debug "$prefix" >/dev/null
 for f in bin/loophunter lib/libloophunter.so share/man/man1/loophunter.1 share/man/man1/loophunter.run.1 \
          share/bash-completion/completions/loophunter share/zsh/site-functions/_loophunter \
          share/fish/vendor_completions.d/loophunter.fish; do
