@@ -81,7 +81,9 @@ static int notify_slot = -1, polish_slot = -1, geometry_slot = -1, layout_slot =
 static const void *ti_single, *ti_multiple;
 
 /* Qt's event types (QEvent::Type, the same in Qt 5 and 6). */
-enum { QE_TIMER = 1, QE_RESIZE = 14, QE_META_CALL = 43, QE_LAYOUT_REQUEST = 76, QE_UPDATE_REQUEST = 77 };
+enum { QE_TIMER = 1, QE_RESIZE = 14, QE_META_CALL = 43, QE_LAYOUT_REQUEST = 76, QE_UPDATE_REQUEST = 77,
+       /* QQmlTimer's own events (qqmltimer.cpp): a repeating Timer's tick, a single-shot Timer's end */
+       QE_QML_TIMER_TICK = 1001, QE_QML_TIMER_TRIGGERED = 1002 };
 
 /* Statistics for the summary (relaxed counters). */
 static _Atomic uint64_t classes_seen, classes_patched, slots_patched, slots_unwritable, pool_exhausted;
@@ -289,7 +291,8 @@ static bool deliver(notify_fn orig, void *app, void *receiver, void *event, unsi
 
 static inline bool watched_event(unsigned type) {
     if (type == QE_RESIZE || type == QE_LAYOUT_REQUEST || type == QE_UPDATE_REQUEST) return true;
-    return (type == QE_META_CALL || type == QE_TIMER) && lh_qt_causes_pending();
+    return (type == QE_META_CALL || type == QE_TIMER || type == QE_QML_TIMER_TICK || type == QE_QML_TIMER_TRIGGERED) &&
+           lh_qt_causes_pending();
 }
 
 #define notify_WRAPPER(i)                                                                           \
@@ -492,7 +495,7 @@ static LH_NOINLINE bool deliver(notify_fn orig, void *app, void *receiver, void 
         }
         return result;
     }
-    /* A timer or a queued call: scheduled by layout (or by a callback layout scheduled)? The
+    /* A timer, a queued call or a QML Timer firing: scheduled by layout (or by a callback layout scheduled)? The
      * records wait on the GUI thread's objects. */
     if (!gui_thread) return orig(app, receiver, event);
     uintptr_t callback = 0;
@@ -527,7 +530,9 @@ static void at_iteration(lh_tls *t, uint64_t now) {
     const void *app = *api.app_self;
     if (app != NULL) wrap_notify(app);
     /* A module with slots still unknown (QtQuick or QtWidgets not loaded yet) may have come. */
-    if ((polish_slot < 0 || layout_slot < 0) && lh_modules_generation() != resolved_generation) resolve_modules();
+    if ((polish_slot < 0 || layout_slot < 0 || lh_load_relaxed(&lh_qt_timer_meta) == NULL) &&
+        lh_modules_generation() != resolved_generation)
+        resolve_modules();
     look_at_noted();
     bool slept = t->wait_ms != 0 && !lh_qt_causes_pending();
     if (!laid_out && !slept) return;
@@ -593,6 +598,26 @@ static int slot_of(const char *vtable, const char *function, int known) {
 /* What lies in Qt's other modules: the functions the adapter calls and the slots wrapped. Again
  * when modules were loaded since (a QtQuick a program loads after making its application: its
  * items' classes are wrapped from then on). false: no notify slot (Qt is off). */
+_Atomic(const void *) lh_qt_timer_meta;
+
+/* QtQml's Timer: its meta-object, isRunning and the index of runningChanged among its signals
+ * (asked of QtCore's meta-object API once). Guard held (Qt's calls reach no hook of ours that counts). */
+static void resolve_qml_timer(void) {
+    if (lh_load_relaxed(&lh_qt_timer_meta) != NULL) return;
+    const void *meta = lh_host_data("_ZN9QQmlTimer16staticMetaObjectE");
+    RESOLVE(qml_timer_is_running, "_ZNK9QQmlTimer9isRunningEv");
+    int (*index_of_signal)(const void *meta, const char *signature) = lh_host_function("_ZNK11QMetaObject13indexOfSignalEPKc");
+    int (*method_offset)(const void *meta) = lh_host_function("_ZNK11QMetaObject12methodOffsetEv");
+    if (meta == NULL || api.qml_timer_is_running == NULL || index_of_signal == NULL || method_offset == NULL) return;
+    int index = index_of_signal(meta, "runningChanged()");
+    if (index < 0) return;
+    /* A class's signals come first among its own methods: the local signal index moc passes to
+     * QMetaObject::activate is the method index less the methods of its bases. */
+    api.qml_timer_running_signal = index - method_offset(meta);
+    /* release: the fields above are written before an emission can match the meta-object. */
+    lh_store_release(&lh_qt_timer_meta, meta);
+}
+
 static bool resolve_modules(void) {
     resolved_generation = lh_modules_generation();
     RESOLVE(widget_window, "_ZNK7QWidget6windowEv");
@@ -608,6 +633,7 @@ static bool resolve_modules(void) {
     RESOLVE(window_title, "_ZNK7QWindow5titleEv");
     RESOLVE(qml_engine, "_Z9qmlEnginePK7QObject");
     RESOLVE(qml_stack_trace, "_ZNK3QV415ExecutionEngine10stackTraceEi");
+    resolve_qml_timer();
     /* The slots' indices in Qt 5 and Qt 6 (checked against each base class's own vtable). */
     bool five = api.major == 5;
     notify_slot = slot_of("_ZTV16QCoreApplication", "_ZN16QCoreApplication6notifyEP7QObjectP6QEvent", 12);

@@ -56,7 +56,16 @@ typedef struct lh_qt_api {
     /* QtQml: an object's engine (qmlEngine), the QML functions running (QV4 private API) */
     char *(*qml_engine)(const void *object);
     void (*qml_stack_trace)(void *list_out, const void *v4_engine, int frames);
+    /* QtQml's Timer (QQmlTimer, a private but exported class): whether it runs, and the local index
+     * of its runningChanged signal (-1: unknown). Its meta-object is lh_qt_timer_meta. */
+    bool (*qml_timer_is_running)(const void *timer);
+    int qml_timer_running_signal;
 } lh_qt_api;
+
+/* QQmlTimer::staticMetaObject once QtQml is loaded and its Timer understood, else NULL: what the
+ * QMetaObject::activate hook compares each emission's meta-object with. relaxed on that path (a
+ * hint); lh_qt() is asked before the API is used. */
+extern _Atomic(const void *) lh_qt_timer_meta LH_HIDDEN;
 
 /* The widget whose Resize or LayoutRequest this thread is delivering now (the innermost), and the
  * hook its layout is counted under: its code (a resizeEvent, an event() override) is what runs. */

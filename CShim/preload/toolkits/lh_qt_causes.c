@@ -14,7 +14,8 @@
  *   - QQuickItem::polish: a request on the item, counted against its polishes (the program's C++
  *     items and Qt Quick Layouts call it through the PLT; QtQuick's own items do not).
  * Causes carried: a call scheduled while layout runs, or by a callback layout scheduled
- * (QMetaObject::invokeMethodImpl, QTimer::singleShotImpl, QTimer::singleShot by slot name) gets a
+ * (QMetaObject::invokeMethodImpl, QTimer::singleShotImpl, QTimer::singleShot by slot name, a QML
+ * Timer started: its runningChanged through QMetaObject::activate) gets a
  * cause record (lh_cause_born: its kind, the adding stack, the slot's code). The record waits on the
  * call's receiver (and on any object the call made meanwhile: Qt 5's single-shot timer object) until
  * Qt delivers a timer or queued-call event to it: that first delivery runs as a dispatch with the
@@ -227,6 +228,34 @@ uintptr_t lh_qt_single_shot_named_begins(unsigned hook, int msec, const void *re
 void lh_qt_single_shot_named_ends(unsigned hook, uintptr_t token, int msec, const void *receiver, const char *member) {
     (void)hook, (void)msec, (void)receiver, (void)member;
     scheduled_done(token);
+}
+
+/* ---- QML Timers started from layout ------------------------------------------------------------- */
+
+/* A QML Timer is started inside QtQml (JS calls restart() through its meta-object, which runs the
+ * pause animation that times it): no call crosses a PLT there but its runningChanged emission,
+ * QtQml's moc code calling QMetaObject::activate in QtCore. Emitted while layout runs (or in a
+ * callback layout scheduled) with the Timer now running, the Timer's firing is a callback
+ * scheduled by layout: a record waits on the Timer until Qt delivers it the event that fires it
+ * (QQmlTimer's own Triggered or tick event, lh_qt.c). A Timer stopped, or started from outside,
+ * leaves nothing. */
+static LH_NOINLINE void qml_timer_signal(void *timer, const void *meta, int local_signal) {
+    lh_tls *t = &lh_tls_data;
+    if (meta == NULL || t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT) || lh_cause_context(t) == LH_CAUSE_OUTSIDE) return;
+    const lh_qt_api *q = lh_qt();
+    if (q == NULL || local_signal != q->qml_timer_running_signal) return;
+    LH_GUARDED(t);
+    lh_count_hook_call(LH_HOOK__ZN11QMetaObject8activateEP7QObjectPKS_iPPv);
+    if (!q->qml_timer_is_running(timer)) return;
+    scheduled_done(schedule(LH_HOOK__ZN11QMetaObject8activateEP7QObjectPKS_iPPv, timer, 0));
+}
+
+/* The hook row's body (lh_hooks.def): one comparison, then the original (a tail call). */
+LH_EXPORT void _ZN11QMetaObject8activateEP7QObjectPKS_iPPv(void *sender, const void *meta, int local_signal, void **args) {
+    __typeof__(lh_real__ZN11QMetaObject8activateEP7QObjectPKS_iPPv) real =
+        LH_ORIGINAL(_ZN11QMetaObject8activateEP7QObjectPKS_iPPv);
+    if (LH_UNLIKELY(meta == lh_load_relaxed(&lh_qt_timer_meta))) qml_timer_signal(sender, meta, local_signal);
+    if (LH_LIKELY(real != NULL)) real(sender, meta, local_signal, args);
 }
 
 /* ---- functors connected from layout ---------------------------------------------------------------- */
