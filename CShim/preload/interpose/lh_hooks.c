@@ -75,57 +75,51 @@ LH_NOINLINE __attribute__((cold)) void *lh_hook_resolve(unsigned id) {
     return fn;
 }
 
-/* Whether hook `id` is a symbol whose original is not known yet. */
-static bool unresolved(unsigned id) {
-    return lh_hooks[id].real != NULL && __atomic_load_n(lh_hooks[id].real, __ATOMIC_RELAXED) == NULL;
-}
-
-/* Up to LH_SYMBOL_EACH_MAX names per walk of the modules, as lh_hooks_find_family: one
- * lh_hook_resolve per name walked the modules 113 times in a GTK 3 program (3.3 M instructions,
- * each module's tables read again for each name); the batches read them about ten times. */
-void lh_hooks_resolve(void) {
-    int saved = errno;
+/* Looks up the rows `want` picks, up to LH_SYMBOL_EACH_MAX names per walk of the modules (a walk
+ * per name cost ~2,500 instructions at start-up; one per hook, 113 walks in a GTK 3 program, 3.3 M
+ * instructions), and calls `each` per row with what lh_symbol_find_each found. */
+typedef void lh_hook_found(unsigned id, const lh_symbol_hit *find, const lh_symbol_hit *first, void *ctx);
+static void find_rows(bool (*want)(unsigned id, unsigned family), unsigned family, const void *self, lh_hook_found *each,
+                      void *ctx) {
     for (unsigned next = 0; next < LH_HOOK_COUNT;) {
         const char *names[LH_SYMBOL_EACH_MAX];
         unsigned ids[LH_SYMBOL_EACH_MAX];
         size_t n = 0;
         for (; next < LH_HOOK_COUNT && n < LH_SYMBOL_EACH_MAX; next++) {
-            if (!unresolved(next)) continue;
-            if (lh_hooks[next].family == LH_FAMILY_ALLOC) {
-                lh_alloc_resolve(); /* the malloc family, as one set */
-                continue;
-            }
+            if (!want(next, family)) continue;
             ids[n] = next;
             names[n++] = lh_hooks[next].name;
         }
         if (n == 0) continue;
         lh_symbol_hit finds[LH_SYMBOL_EACH_MAX], firsts[LH_SYMBOL_EACH_MAX];
-        lh_symbol_find_each(names, n, (const void *)lh_hook_resolve, finds, firsts);
-        /* relaxed: as lh_hook_resolve (a race stores the same value twice). */
-        for (size_t i = 0; i < n; i++)
-            if (finds[i].address != NULL) __atomic_store_n(lh_hooks[ids[i]].real, finds[i].address, __ATOMIC_RELAXED);
-    }
-    errno = saved;
-}
-
-void lh_hooks_find_family(unsigned family, const void *self,
-                          void (*each)(unsigned id, const lh_symbol_hit *find, const lh_symbol_hit *first, void *ctx),
-                          void *ctx) {
-    /* Up to LH_SYMBOL_EACH_MAX names per walk of the modules (a walk per name cost ~2,500
-     * instructions at start-up). */
-    for (unsigned next = 0; next < LH_HOOK_COUNT;) {
-        const char *names[LH_SYMBOL_EACH_MAX];
-        unsigned ids[LH_SYMBOL_EACH_MAX];
-        size_t n = 0;
-        for (; next < LH_HOOK_COUNT && n < LH_SYMBOL_EACH_MAX; next++) {
-            if (lh_hooks[next].family != family) continue;
-            ids[n] = next;
-            names[n++] = lh_hooks[next].name;
-        }
-        lh_symbol_hit finds[LH_SYMBOL_EACH_MAX], firsts[LH_SYMBOL_EACH_MAX];
         lh_symbol_find_each(names, n, self, finds, firsts);
         for (size_t i = 0; i < n; i++) each(ids[i], &finds[i], &firsts[i], ctx);
     }
+}
+
+static bool in_family(unsigned id, unsigned family) { return lh_hooks[id].family == family; }
+
+/* A symbol row of another family than `family` whose original is not known yet. */
+static bool unresolved_outside(unsigned id, unsigned family) {
+    return lh_hooks[id].real != NULL && lh_hooks[id].family != family &&
+           __atomic_load_n(lh_hooks[id].real, __ATOMIC_RELAXED) == NULL;
+}
+
+static void keep_original(unsigned id, const lh_symbol_hit *find, const lh_symbol_hit *first, void *ctx) {
+    (void)first, (void)ctx;
+    /* relaxed: as lh_hook_resolve (a race stores the same value twice). */
+    if (find->address != NULL) __atomic_store_n(lh_hooks[id].real, find->address, __ATOMIC_RELAXED);
+}
+
+void lh_hooks_resolve(void) {
+    int saved = errno;
+    lh_hook_original(LH_HOOK_malloc); /* the malloc family, as one set (lh_alloc_resolve) */
+    find_rows(unresolved_outside, LH_FAMILY_ALLOC, (const void *)lh_hook_resolve, keep_original, NULL);
+    errno = saved;
+}
+
+void lh_hooks_find_family(unsigned family, const void *self, lh_hook_found *each, void *ctx) {
+    find_rows(in_family, family, self, each, ctx);
 }
 
 void lh_hooks_forget_unloaded(bool (*unloaded)(const void *address, void *ctx), void *ctx) {
