@@ -1,8 +1,10 @@
 /*
  * lh_modules.c — address → module resolution for breach reports and loop-library detection.
  *
- * Runs at start-up and on the breach path only. dl_iterate_phdr and dladdr1 take the loader's
- * recursive lock; we hold none of our own, so this cannot deadlock against dlopen/dlclose. Nothing
+ * Runs at start-up and on the breach path only. dl_iterate_phdr takes the loader's recursive lock;
+ * we hold none of our own, so this cannot deadlock against dlopen/dlclose. A frame's symbol is read
+ * from its module's own tables inside that walk (lh_symbol_containing), not asked of dladdr1, which
+ * would scan every symbol of the module again for each frame and take the lock once more. Nothing
  * here allocates: results go into caller-provided arrays and a string pool. Every walk of the
  * modules LoopHunter makes goes through lh_modules_iterate, which reads the list without the lock
  * in a child of fork that inherited it held (lh_modules_freeze).
@@ -10,6 +12,7 @@
 #define _GNU_SOURCE
 #include "lh_modules.h"
 #include "lh_atomic.h"
+#include "lh_symbols.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -234,6 +237,29 @@ typedef struct resolve_ctx {
     const char *exe_path;
 } resolve_ctx;
 
+/* The exported symbols holding the frames of this module (pc - 1: the call instruction), asked in
+ * one pass over its symbols per LH_SYMBOL_AT_MAX frames. */
+static void resolve_symbols(const struct dl_phdr_info *info, resolve_ctx *c, int index) {
+    size_t ids[LH_SYMBOL_AT_MAX];
+    uintptr_t at[LH_SYMBOL_AT_MAX];
+    lh_symbol_at found[LH_SYMBOL_AT_MAX];
+    for (size_t f = 0; f < c->count;) {
+        size_t n = 0;
+        for (; f < c->count && n < LH_SYMBOL_AT_MAX; f++) {
+            if (c->frames[f].module != index) continue;
+            ids[n] = f;
+            at[n++] = c->pcs[f] - 1;
+        }
+        lh_symbol_containing(info, at, n, found);
+        for (size_t i = 0; i < n; i++) {
+            if (found[i].name == NULL) continue;
+            lh_frame *fr = &c->frames[ids[i]];
+            fr->symbol = pool_copy(c->pool, found[i].name);
+            fr->symbol_offset = fr->pc - found[i].start;
+        }
+    }
+}
+
 static int resolve_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     resolve_ctx *c = arg;
@@ -253,22 +279,8 @@ static int resolve_cb(struct dl_phdr_info *info, size_t size, void *arg) {
         c->frames[f].module = index;
         c->frames[f].offset = c->pcs[f] - info->dlpi_addr;
     }
+    if (index >= 0) resolve_symbols(info, c, index);
     return 0;
-}
-
-/* The exported symbol containing pc - 1, if the dynamic symbol table proves it by its size. */
-static void resolve_symbol(lh_frame *f, pool *p) {
-    Dl_info info;
-    const ElfW(Sym) *sym = NULL;
-    uintptr_t at = f->pc - 1;
-    if (dladdr1((void *)at, &info, (void **)&sym, RTLD_DL_SYMENT) == 0) return;
-    if (info.dli_sname == NULL || info.dli_saddr == NULL || sym == NULL) return;
-    uintptr_t start = (uintptr_t)info.dli_saddr;
-    /* dladdr returns the nearest exported symbol below the address; in a stripped library that is
-     * often a different function. Trust it only when the address lies inside its extent. */
-    if (at < start || at >= start + sym->st_size) return;
-    f->symbol = pool_copy(p, info.dli_sname);
-    f->symbol_offset = f->pc - start;
 }
 
 size_t lh_modules_resolve(const uintptr_t *pcs, size_t count, lh_frame *frames, lh_module *modules,
@@ -283,7 +295,5 @@ size_t lh_modules_resolve(const uintptr_t *pcs, size_t count, lh_frame *frames, 
     }
     resolve_ctx c = {pcs, count, frames, modules, max_modules, 0, &p, exe_path};
     lh_modules_iterate(resolve_cb, &c);
-    for (size_t f = 0; f < count; f++)
-        if (frames[f].module >= 0) resolve_symbol(&frames[f], &p);
     return c.module_count;
 }

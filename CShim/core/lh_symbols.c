@@ -22,6 +22,7 @@ typedef struct module_tables {
     const uint32_t *gnu_hash;
     const uint32_t *sysv_hash;
     const uint16_t *versym;
+    size_t strsz;
 } module_tables;
 
 /* A dynamic-section address: the loader relocates these entries in place on x86-64 (absolute),
@@ -45,6 +46,7 @@ static bool tables_of(const struct dl_phdr_info *info, module_tables *t) {
         case DT_GNU_HASH: t->gnu_hash = (const uint32_t *)dyn_address(base, dyn->d_un.d_ptr); break;
         case DT_HASH: t->sysv_hash = (const uint32_t *)dyn_address(base, dyn->d_un.d_ptr); break;
         case DT_VERSYM: t->versym = (const uint16_t *)dyn_address(base, dyn->d_un.d_ptr); break;
+        case DT_STRSZ: t->strsz = dyn->d_un.d_val; break;
         default: break;
         }
     }
@@ -193,6 +195,81 @@ bool lh_symbol_first_data(const char *name, const void *self, lh_symbol_hit *out
     lh_modules_iterate(find_cb, &c);
     *out = c.before.address != NULL ? c.before : c.after;
     return out->address != NULL;
+}
+
+/* ---- the symbols that contain addresses -------------------------------------------------------- */
+
+/* The addresses asked, sorted (a symbol finds the ones its extent may hold by binary search). */
+typedef struct sorted_at {
+    uintptr_t at[LH_SYMBOL_AT_MAX];
+    size_t slot[LH_SYMBOL_AT_MAX]; /* the caller's index of each */
+    size_t n;
+} sorted_at;
+
+/* The match rule of glibc's dladdr (elf/dl-addr.c), so that a report names the frame as before: a
+ * symbol that is defined (or a canonical PLT address), not absolute nor thread-local, whose extent
+ * holds the address (or that is the address exactly, when it has no size), nearer than the one
+ * kept; the first in hash-table order among equals. */
+static void consider(const module_tables *t, uintptr_t base, uint32_t index, const sorted_at *s, const ElfW(Sym) **match) {
+    const ElfW(Sym) *sym = &t->symtab[index];
+    uintptr_t start = base + sym->st_value;
+    bool sized = sym->st_shndx != SHN_UNDEF && sym->st_size != 0;
+    uintptr_t end = sized ? start + sym->st_size : start + 1;
+    /* The first address at or after start: most symbols hold none of the few asked. */
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->at[mid] < start) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == s->n || s->at[lo] >= end) return;
+    if ((sym->st_shndx == SHN_UNDEF && sym->st_value == 0) || sym->st_shndx == SHN_ABS ||
+        ELF64_ST_TYPE(sym->st_info) == STT_TLS || (t->strsz != 0 && sym->st_name >= t->strsz))
+        return;
+    for (size_t i = lo; i < s->n && s->at[i] < end; i++) {
+        const ElfW(Sym) **m = &match[s->slot[i]];
+        if (*m == NULL || (*m)->st_value < sym->st_value) *m = sym;
+    }
+}
+
+void lh_symbol_containing(const struct dl_phdr_info *info, const uintptr_t *at, size_t n, lh_symbol_at *out) {
+    const ElfW(Sym) *match[LH_SYMBOL_AT_MAX] = {0};
+    if (n > LH_SYMBOL_AT_MAX) n = LH_SYMBOL_AT_MAX;
+    for (size_t i = 0; i < n; i++) out[i] = (lh_symbol_at){0};
+    module_tables t;
+    if (n == 0 || !tables_of(info, &t)) return;
+    sorted_at s = {.n = n};
+    for (size_t i = 0; i < n; i++) { /* insertion sort: n is small */
+        size_t k = i;
+        for (; k > 0 && s.at[k - 1] > at[i]; k--) s.at[k] = s.at[k - 1], s.slot[k] = s.slot[k - 1];
+        s.at[k] = at[i];
+        s.slot[k] = i;
+    }
+    uintptr_t base = info->dlpi_addr;
+    if (t.gnu_hash != NULL) {
+        /* Every symbol the GNU hash table holds: each bucket's chain, to its end bit. */
+        uint32_t nbuckets = t.gnu_hash[0], symoffset = t.gnu_hash[1], bloom_size = t.gnu_hash[2];
+        const uint32_t *buckets = (const uint32_t *)((const ElfW(Addr) *)(t.gnu_hash + 4) + bloom_size);
+        const uint32_t *chain = buckets + nbuckets;
+        for (uint32_t b = 0; b < nbuckets; b++) {
+            uint32_t index = buckets[b];
+            if (index < symoffset) continue;
+            for (;; index++) {
+                consider(&t, base, index, &s, match);
+                if (chain[index - symoffset] & 1) break;
+            }
+        }
+    } else {
+        uint32_t nchain = t.sysv_hash[1]; /* the number of symbols */
+        for (uint32_t index = 0; index < nchain; index++) consider(&t, base, index, &s, match);
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* dladdr's nearest symbol is the frame's only when its extent holds the address. */
+        const ElfW(Sym) *sym = match[i];
+        if (sym == NULL || sym->st_size == 0 || at[i] >= base + sym->st_value + sym->st_size) continue;
+        out[i].name = t.strtab + sym->st_name;
+        out[i].start = base + sym->st_value;
+    }
 }
 
 /* ---- several names in one walk ------------------------------------------------------------- */

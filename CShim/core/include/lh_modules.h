@@ -2,8 +2,8 @@
  * lh_modules.h — which loaded module an address belongs to: path, build-id, module offset, and the
  * in-process symbol when the dynamic symbol table proves it (size-checked).
  *
- * Runs at start-up and on the breach path (never on a counting path). Uses dl_iterate_phdr and
- * dladdr1, which take the dynamic loader's recursive lock: callers must hold no lock of their own
+ * Runs at start-up and on the breach path (never on a counting path). Uses dl_iterate_phdr, which
+ * takes the dynamic loader's recursive lock: callers must hold no lock of their own
  * (LoopHunter has none), so a dlopen in another thread can only make us wait, never deadlock.
  * Writes only into caller-provided memory.
  */
