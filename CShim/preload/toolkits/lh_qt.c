@@ -495,8 +495,8 @@ static LH_NOINLINE bool deliver(notify_fn orig, void *app, void *receiver, void 
         }
         return result;
     }
-    /* A timer, a queued call or a QML Timer firing: scheduled by layout (or by a callback layout scheduled)? The
-     * records wait on the GUI thread's objects. */
+    /* A timer, a queued call or a QML Timer firing: scheduled by layout (or by a callback layout
+     * scheduled)? The records wait on the GUI thread's objects. */
     if (!gui_thread) return orig(app, receiver, event);
     uintptr_t callback = 0;
     lh_cause_ref ref;
@@ -595,9 +595,6 @@ static int slot_of(const char *vtable, const char *function, int known) {
 
 #define RESOLVE(field, name) (*(void **)&api.field = lh_host_function(name))
 
-/* What lies in Qt's other modules: the functions the adapter calls and the slots wrapped. Again
- * when modules were loaded since (a QtQuick a program loads after making its application: its
- * items' classes are wrapped from then on). false: no notify slot (Qt is off). */
 _Atomic(const void *) lh_qt_timer_meta;
 
 /* QtQml's Timer: its meta-object, isRunning and the index of runningChanged among its signals
@@ -618,6 +615,9 @@ static void resolve_qml_timer(void) {
     lh_store_release(&lh_qt_timer_meta, meta);
 }
 
+/* What lies in Qt's other modules: the functions the adapter calls and the slots wrapped. Again
+ * when modules were loaded since (a QtQuick a program loads after making its application: its
+ * items' classes are wrapped from then on). false: no notify slot (Qt is off). */
 static bool resolve_modules(void) {
     resolved_generation = lh_modules_generation();
     RESOLVE(widget_window, "_ZNK7QWidget6windowEv");

@@ -242,8 +242,9 @@ void lh_qt_single_shot_named_ends(unsigned hook, uintptr_t token, int msec, cons
 static LH_NOINLINE void qml_timer_signal(void *timer, const void *meta, int local_signal) {
     lh_tls *t = &lh_tls_data;
     if (meta == NULL || t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT) || lh_cause_context(t) == LH_CAUSE_OUTSIDE) return;
+    /* acquire: pairs with the release that published the Timer's fields (the hook's load was a hint). */
     const lh_qt_api *q = lh_qt();
-    if (q == NULL || local_signal != q->qml_timer_running_signal) return;
+    if (q == NULL || lh_load_acquire(&lh_qt_timer_meta) != meta || local_signal != q->qml_timer_running_signal) return;
     LH_GUARDED(t);
     lh_count_hook_call(LH_HOOK__ZN11QMetaObject8activateEP7QObjectPKS_iPPv);
     if (!q->qml_timer_is_running(timer)) return;
