@@ -24,9 +24,7 @@ struct QtCorpusTests {
         "quick_jitter": "a result cause: QML reads an item's width inside the QML engine, so no read is seen",
         "quick_tick_flip": "a result cause: QML reads an item's width inside the QML engine, so no read is seen",
         "quick_second_window": "a Text's implicit width changes inside its text setter, not in a polish: no layout runs, so no request is layout-caused",
-        "truncated_badge": "found (deferred: the QML Timer restarted from layout, updateBadge) but reported on the RowLayout whose polish the badge's visibility requests, not on the Texts",
         "graphics_fit": "QGraphicsView's fitInView and scene changes request no widget layout: not recorded",
-        "wrap_text": "reported on the RowLayout whose polish the QML function requests (Layout.preferredWidth), not on the Text it lays out",
     ]
 
     @Test("the Qt corpus is built and complete: 8 loop and 8 healthy mechanisms, Widgets and Quick, Qt 5 and Qt 6")

@@ -90,6 +90,16 @@ typedef struct rl_thread {
     rl_widget widgets[RL_WIDGETS];
     lh_report_member members[RL_MEMBERS]; /* the rest of the loop, for the report being written */
     const rl_widget *reporting; /* the widget of the layout-loop report being written */
+    /* The objects the run's widgets lay out (their descendants laid out in the run's frames, from
+     * its second half on: rl_note_laid_out), for the report's members. */
+    const void *laid_clock;
+    uint64_t laid_run;
+    struct {
+        const void *object;  /* NULL: free */
+        unsigned hook;
+        uint32_t frames;     /* frames of the run it was laid out in, since noting began */
+        uint64_t last_frame; /* the last of them */
+    } laid[RL_MEMBERS];
     /* The last widget's frame clock, remembered for the rest of the epoch: a loop requests the same
      * widget again and again, and a widget changes window only between frames. */
     struct {
@@ -251,6 +261,63 @@ static uint64_t allocation_of(const rl_widget *e) {
     return e->slot != NULL ? lh_load_relaxed(&e->slot->geometry) : LH_GEOMETRY_NONE;
 }
 
+/* Whether `object` lies under one of the widgets counted in `c`'s run (at most 4 levels down), and
+ * is not one of them. */
+static bool under_run(const rl_thread *rt, const rl_clock *c, const lh_toolkit *tk, const void *object) {
+    for (size_t i = 0; i < RL_WIDGETS; i++) {
+        const rl_widget *o = &rt->widgets[i];
+        if (o->widget == object) return false;
+    }
+    const void *p = tk->parent_of(object);
+    for (unsigned depth = 0; p != NULL && depth < 4; p = tk->parent_of(p), depth++) {
+        for (size_t i = 0; i < RL_WIDGETS; i++) {
+            const rl_widget *o = &rt->widgets[i];
+            if (o->widget == p && o->clock == c->clock && o->run_start == c->run_start &&
+                lh_hooks[o->layout_hook].toolkit == tk)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The frame `id` of `c`'s run counted, in the run's second half: the objects laid out in this
+ * iteration under the run's widgets are noted (a Quick layout whose polish a QML function requests
+ * lays out the Text whose size closes the loop; a container its children). One pass over the
+ * table's slots whose count is of this iteration (the objects alive and laid out now: a destroyed
+ * object's slot is reset), only in a run about to be reported. */
+static void note_laid_out(lh_tls *t, rl_thread *rt, rl_clock *c, uint64_t id) {
+    if (rt->laid_clock != c->clock || rt->laid_run != c->run_start) {
+        memset(rt->laid, 0, sizeof rt->laid);
+        rt->laid_clock = c->clock;
+        rt->laid_run = c->run_start;
+    }
+    lh_table *tb = &lh_proc.table;
+    if (tb->slots == NULL) return;
+    uint64_t tag = t->epoch & LH_EPOCH_MASK;
+    for (uint64_t i = 0; i < tb->capacity; i++) {
+        lh_slot *s = &tb->slots[i];
+        /* relaxed: a slot of another thread's object never carries this thread's epoch. */
+        uint64_t key = lh_load_relaxed(&s->key);
+        if (key == 0 || (lh_load_relaxed(&s->count) >> LH_COUNT_BITS) != tag) continue;
+        unsigned hook = lh_table_key_hook(key);
+        const lh_toolkit *tk = hook < LH_HOOK_COUNT && lh_hook_counts_layouts(hook) ? lh_hooks[hook].toolkit : NULL;
+        const void *object = lh_table_key_object(key);
+        if (tk == NULL || tk->parent_of == NULL || !under_run(rt, c, tk, object)) continue;
+        size_t k = 0, free_one = RL_MEMBERS;
+        for (; k < RL_MEMBERS && rt->laid[k].object != object; k++)
+            if (rt->laid[k].object == NULL && free_one == RL_MEMBERS) free_one = k;
+        if (k == RL_MEMBERS) {
+            if (free_one == RL_MEMBERS) continue; /* the first ones noted are kept */
+            k = free_one;
+            rt->laid[k].object = object;
+            rt->laid[k].hook = hook;
+        }
+        if (rt->laid[k].last_frame == id) continue; /* laid out through another hook too */
+        rt->laid[k].last_frame = id;
+        rt->laid[k].frames++;
+    }
+}
+
 /* A frame (id = frame number + 1) of clock `c` in which `e`'s layout-caused request of kind `kind`
  * was followed by a layout of it. */
 static void count_frame(lh_tls *t, rl_thread *rt, rl_clock *c, rl_widget *e, uint64_t id, lh_cause_kind kind) {
@@ -281,6 +348,7 @@ static void count_frame(lh_tls *t, rl_thread *rt, rl_clock *c, rl_widget *e, uin
         c->last_frame = id;
         lh_add_relaxed(&frames_counted, 1); /* stat */
         lh_max_relaxed(&longest_run, c->streak); /* stat */
+        if (c->streak >= member_at && !c->reported) note_laid_out(t, rt, c, id);
     }
     if (e->run_start != c->run_start) {
         e->run_start = c->run_start;
@@ -409,6 +477,42 @@ void lh_relayout_forget_subtree(const lh_toolkit *tk, const void *root) {
 
 /* ---- the report ---------------------------------------------------------------------------------- */
 
+/* Copies the type and name of `object` into `out` through its adapter. */
+static void describe_member(lh_report_member *out, const void *object, unsigned hook, uint32_t count) {
+    const lh_toolkit *tk = lh_hooks[hook].toolkit;
+    memset(out, 0, sizeof *out);
+    out->address = (uintptr_t)object;
+    out->hook = lh_hooks[hook].name;
+    const char *type = tk->type_name != NULL ? tk->type_name(object) : NULL;
+    const char *name = tk->name_of != NULL ? tk->name_of(object) : NULL;
+    size_t k = type != NULL ? strnlen(type, sizeof out->type - 1) : 0;
+    memcpy(out->type, type, k);
+    k = name != NULL ? strnlen(name, sizeof out->name - 1) : 0;
+    memcpy(out->name, name, k);
+    out->count = count;
+}
+
+/* The objects the run's widgets laid out in its last frame (noted by note_laid_out, so alive now),
+ * most frames first, into at most `room` members. */
+static size_t laid_members(rl_thread *rt, const rl_clock *c, const rl_widget *chosen, lh_report_member *out, size_t room) {
+    if (rt->laid_clock != c->clock || rt->laid_run != c->run_start) return 0;
+    bool taken[RL_MEMBERS] = {false};
+    size_t n = 0;
+    while (n < room) {
+        size_t best = RL_MEMBERS;
+        for (size_t k = 0; k < RL_MEMBERS; k++) {
+            if (taken[k] || rt->laid[k].object == NULL || rt->laid[k].object == chosen->widget ||
+                rt->laid[k].last_frame != c->last_frame)
+                continue;
+            if (best == RL_MEMBERS || rt->laid[k].frames > rt->laid[best].frames) best = k;
+        }
+        if (best == RL_MEMBERS) break;
+        taken[best] = true;
+        describe_member(&out[n++], rt->laid[best].object, rt->laid[best].hook, rt->laid[best].frames);
+    }
+    return n;
+}
+
 /* The clock's run reached the limit: one report for the loop. It names the widget counted in most
  * frames of the run (of equals, the deepest: in a parent/child loop the inner widget's code is
  * usually what resizes the outer one) and lists the others counted in it lately. */
@@ -448,19 +552,9 @@ static void report_loop(lh_tls *t, rl_thread *rt, rl_clock *c) {
     for (size_t i = 0; i < n && m < RL_MEMBERS; i++) {
         rl_widget *o = group[i];
         if (o == chosen) continue;
-        const lh_toolkit *otk = lh_hooks[o->layout_hook].toolkit;
-        lh_report_member *out = &members[m++];
-        memset(out, 0, sizeof *out);
-        out->address = (uintptr_t)o->widget;
-        out->hook = lh_hooks[o->layout_hook].name;
-        const char *type = otk->type_name != NULL ? otk->type_name(o->widget) : NULL;
-        const char *name = otk->name_of != NULL ? otk->name_of(o->widget) : NULL;
-        size_t k = type != NULL ? strnlen(type, sizeof out->type - 1) : 0;
-        memcpy(out->type, type, k);
-        k = name != NULL ? strnlen(name, sizeof out->name - 1) : 0;
-        memcpy(out->name, name, k);
-        out->count = o->run_frames;
+        describe_member(&members[m++], o->widget, o->layout_hook, o->run_frames);
     }
+    m += laid_members(rt, c, chosen, members + m, RL_MEMBERS - m);
     lh_add_relaxed(&loops, 1); /* stat */
     lh_breach b = {
         .kind = LH_KIND_LAYOUT_LOOP,
