@@ -91,7 +91,7 @@ typedef struct rl_thread {
     lh_report_member members[RL_MEMBERS]; /* the rest of the loop, for the report being written */
     const rl_widget *reporting; /* the widget of the layout-loop report being written */
     /* The objects the run's widgets lay out (their descendants laid out in the run's frames, from
-     * its second half on: rl_note_laid_out), for the report's members. */
+     * its second half on: note_laid_out), for the report's members. */
     const void *laid_clock;
     uint64_t laid_run;
     struct {
@@ -485,10 +485,8 @@ static void describe_member(lh_report_member *out, const void *object, unsigned 
     out->hook = lh_hooks[hook].name;
     const char *type = tk->type_name != NULL ? tk->type_name(object) : NULL;
     const char *name = tk->name_of != NULL ? tk->name_of(object) : NULL;
-    size_t k = type != NULL ? strnlen(type, sizeof out->type - 1) : 0;
-    memcpy(out->type, type, k);
-    k = name != NULL ? strnlen(name, sizeof out->name - 1) : 0;
-    memcpy(out->name, name, k);
+    if (type != NULL) memcpy(out->type, type, strnlen(type, sizeof out->type - 1));
+    if (name != NULL) memcpy(out->name, name, strnlen(name, sizeof out->name - 1));
     out->count = count;
 }
 
