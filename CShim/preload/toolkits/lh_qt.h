@@ -57,7 +57,7 @@ typedef struct lh_qt_api {
     char *(*qml_engine)(const void *object);
     void (*qml_stack_trace)(void *list_out, const void *v4_engine, int frames);
     /* QtQml's Timer (QQmlTimer, a private but exported class): whether it runs, and the local index
-     * of its runningChanged signal (-1: unknown). Its meta-object is lh_qt_timer_meta. */
+     * of its runningChanged signal; both valid once lh_qt_timer_meta (its meta-object) is set. */
     bool (*qml_timer_is_running)(const void *timer);
     int qml_timer_running_signal;
 } lh_qt_api;
