@@ -21,9 +21,6 @@ struct QtCorpusTests {
     /// known issue flags itself the day the loop is found.
     static let knownGaps: [String: String] = [
         "jitter": "a result cause: the program reads the widget's size through QWidget::width(), inline in Qt's headers, so no read is seen",
-        "quick_jitter": "a result cause: QML reads an item's width inside the QML engine, so no read is seen",
-        "quick_tick_flip": "a result cause: QML reads an item's width inside the QML engine, so no read is seen",
-        "quick_second_window": "a Text's implicit width changes inside its text setter, not in a polish: no layout runs, so no request is layout-caused",
         "graphics_fit": "QGraphicsView's fitInView and scene changes request no widget layout: not recorded",
     ]
 

@@ -103,6 +103,24 @@ struct CauseFormatTests {
         #expect(library.rules.first?.matches(finding) == false, "the bindings' frames are not the app's")
     }
 
+    @Test("a chain that began in a Qt Quick item's geometry change says so, in the cause and the link")
+    func geometryChangeLink() throws {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf:
+            CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile))) as? [String: Any])
+        var cause = try #require(object["cause"] as? [String: Any])
+        var links = try #require(cause["added_by"] as? [[String: Any]])
+        #expect(links.count == 1)
+        links[0]["kind"] = "geometry-change"
+        cause["added_by"] = links
+        object["cause"] = cause
+        let a = try Fixtures.analysis(of: [try JSONSerialization.data(withJSONObject: object)])
+        let finding = try #require(a.findings.first)
+        #expect(finding.cause?.addedBy.first?.kind == "geometry-change")
+        let text = TextFormatter(colors: false).format(a)
+        #expect(text.contains("made by a callback that an item's geometry change added"), "\(text)")
+        #expect(text.contains("added with g_idle_add while an item's geometry changed (its onWidthChanged or similar handler ran)"), "\(text)")
+    }
+
     @Test("text format")
     func text() throws {
         let text = TextFormatter(colors: false).format(try CauseFixtures.analysis())

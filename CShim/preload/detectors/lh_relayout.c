@@ -19,8 +19,14 @@
  * allocation is not followed by one). For a result-caused request it counts only when W's
  * allocation then follows the layout's result rather than the clock: W's new allocation (position
  * and size) equals the one of one or two frames before (A,B,A,B, or no change at all); an
- * animation, moving or resizing W smoothly, is not counted. A frame in which W was laid out more
- * than LOOPHUNTER_THRESHOLD times is a storm's, and is not counted (the layout-storm detector
+ * animation, moving or resizing W smoothly, is not counted. Stricter, the allocation must
+ * alternate (equal the one of two frames before and differ from the last: A,B,A,B) for a result
+ * cause in a toolkit whose windows paint only when something changed (Qt Quick: no idle frame
+ * separates a slow timer's ticks), for one after a child's size was read (the child's allocation
+ * is judged: a layout often keeps its own), and for a deferred request whose callback chain began
+ * in a Qt Quick item's geometry change rather than in layout (an onWidthChanged handler's
+ * Qt.callLater; an animation's steps fire those handlers too, slowly near the turns of its easing
+ * curve). A frame in which W was laid out more than LOOPHUNTER_THRESHOLD times is a storm's, and is not counted (the layout-storm detector
  * reports uncapped loops). LOOPHUNTER_LOOP_FRAMES frames of the clock counted back to back make one
  * layout-loop report, naming the widget counted in most of them, of equals (give or take one) the
  * deepest (a set of widgets whose requests alternate, frame after frame, is one loop). A toolkit
@@ -53,26 +59,36 @@ typedef struct rl_clock {
     uint64_t run_start;
     uint32_t streak;
     bool reported;
-    uint32_t merged;         /* iterations merged into the frame in progress (lh_relayout_iteration_done) */
+    uint32_t merged;         /* frames or iterations merged into the frame in progress */
+    bool between;            /* the last frame ended was an iteration's (lh_relayout_laid_out_between_frames) */
+    bool followed;           /* the last frame counted was counted by an allocation that alternates */
 } rl_clock;
+
+/* Whether a layout-caused request counts only when the allocation follows the layout's result. */
+typedef enum rl_follows {
+    RL_ANY = 0,       /* counted whatever the allocation (in layout; deferred from layout) */
+    RL_RESULT = 1,    /* A,B,A,B or unchanged (result-caused) */
+    RL_ALTERNATE = 2, /* A,B,A,B only (the stricter cases of the header) */
+} rl_follows;
 
 typedef struct rl_widget {
     const void *widget;      /* NULL: free */
     const void *clock;
     unsigned layout_hook;
     lh_slot *slot;           /* (widget, layout_hook): its layouts and sizes */
+    const void *sized;       /* whose allocation a follows rule judges: a child read (NULL: the widget) */
     uint64_t used;
     /* The last layout-caused request, until its widget is laid out (or the request lapses). */
     bool pending;
-    lh_cause_kind pending_kind;
+    rl_follows pending_follows; /* what its allocation must do for it to count (above) */
     uint64_t pending_layouts;
     uint64_t pending_frame;
     /* Its part in its clock's run: the frames it was counted in. */
     uint64_t last_frame;
     uint64_t run_start;      /* the run its run_frames belong to */
     uint32_t run_frames;
-    uint64_t sized_frame;    /* result: the frame whose size was last taken */
-    uint64_t sizes[2];       /* result: its size in the last two frames taken, newest first */
+    uint64_t sized_frame;    /* follows: the frame whose size was last taken */
+    uint64_t sizes[2];       /* follows: its size in the last two frames taken, newest first */
     /* The request kept for the report (captured with its stack). */
     lh_cause_kind kind;
     unsigned entry;
@@ -218,9 +234,10 @@ static const void *clock_of(const lh_tls *t, const lh_toolkit *tk, const void *w
 }
 
 /* The cause of a request on `widget` (whose layouts so far are `layouts`); *clock receives the
- * widget's frame clock when the cause is not outside (NULL: it has none yet, a window not shown). */
+ * widget's frame clock when the cause is not outside (NULL: it has none yet, a window not shown);
+ * *child, for a result cause, the child of the widget whose size was read (NULL: the widget's). */
 static lh_cause_kind classify(lh_tls *t, const lh_toolkit *tk, const void *widget, uint64_t layouts,
-                              const void **clock) {
+                              const void **clock, const void **child) {
     const lh_cause_tls *c = &lh_cause_tls_data;
     const void *root = NULL;
     lh_cause_kind kind = LH_CAUSE_OUTSIDE;
@@ -241,6 +258,7 @@ static lh_cause_kind classify(lh_tls *t, const lh_toolkit *tk, const void *widge
     }
     if (kind == LH_CAUSE_OUTSIDE && c->dispatch != 0) kind = LH_CAUSE_DEFERRED;
     if (kind == LH_CAUSE_OUTSIDE && lh_cause_was_read(t, widget, layouts)) kind = LH_CAUSE_RESULT;
+    if (kind == LH_CAUSE_OUTSIDE && (*child = lh_cause_child_read(t, widget)) != NULL) kind = LH_CAUSE_RESULT;
     if (kind != LH_CAUSE_OUTSIDE) *clock = clock_of(t, tk, widget, root);
     return kind;
 }
@@ -249,16 +267,16 @@ static lh_cause_kind classify(lh_tls *t, const lh_toolkit *tk, const void *widge
 
 static void report_loop(lh_tls *t, rl_thread *rt, rl_clock *c);
 
-/* The widget's allocation now, position and size (a widget moved by an animation keeps its size
- * but not its place), as one number; LH_GEOMETRY_NONE unknown. The widget is alive (finalized
- * widgets are forgotten). */
+/* The allocation now of the widget (or of its child whose size was read), position and size (a
+ * widget moved by an animation keeps its size but not its place), as one number; LH_GEOMETRY_NONE
+ * unknown. The object is alive (finalized widgets, and children read, are forgotten). */
 static uint64_t allocation_of(const rl_widget *e) {
     const lh_toolkit *tk = lh_hooks[e->layout_hook].toolkit;
     int r[4];
-    if (tk->geometry != NULL && tk->geometry(e->widget, r))
+    if (tk->geometry != NULL && tk->geometry(e->sized != NULL ? e->sized : e->widget, r))
         return (uint64_t)(uint16_t)r[0] << 48 | (uint64_t)(uint16_t)r[1] << 32 | (uint64_t)(uint16_t)r[2] << 16 |
                (uint16_t)r[3];
-    return e->slot != NULL ? lh_load_relaxed(&e->slot->geometry) : LH_GEOMETRY_NONE;
+    return e->slot != NULL && e->sized == NULL ? lh_load_relaxed(&e->slot->geometry) : LH_GEOMETRY_NONE;
 }
 
 /* Whether `object` lies under one of the widgets counted in `c`'s run (at most 4 levels down), and
@@ -318,9 +336,9 @@ static void note_laid_out(lh_tls *t, rl_thread *rt, rl_clock *c, uint64_t id) {
     }
 }
 
-/* A frame (id = frame number + 1) of clock `c` in which `e`'s layout-caused request of kind `kind`
- * was followed by a layout of it. */
-static void count_frame(lh_tls *t, rl_thread *rt, rl_clock *c, rl_widget *e, uint64_t id, lh_cause_kind kind) {
+/* A frame (id = frame number + 1) of clock `c` in which `e`'s layout-caused request was followed by
+ * a layout of it; `follows`: what its allocation must do for the frame to count. */
+static void count_frame(lh_tls *t, rl_thread *rt, rl_clock *c, rl_widget *e, uint64_t id, rl_follows follows) {
     if (e->last_frame == id) return; /* this frame counted already */
     lh_slot *s = e->slot;
     if (s != NULL) {
@@ -328,15 +346,18 @@ static void count_frame(lh_tls *t, rl_thread *rt, rl_clock *c, rl_widget *e, uin
         uint64_t w = lh_load_relaxed(&s->count);
         if ((w >> LH_COUNT_BITS) == (t->epoch & LH_EPOCH_MASK) && (w & LH_COUNT_MAX) > lh_proc.cfg.threshold) return;
     }
-    if (kind == LH_CAUSE_RESULT) {
+    if (follows != RL_ANY) {
         if (e->sized_frame == id) return; /* judged already in this frame, and not counted */
         e->sized_frame = id;
         uint64_t size = allocation_of(e);
-        bool follows_result = size != LH_GEOMETRY_NONE && (size == e->sizes[0] || size == e->sizes[1]);
+        bool alternates = size == e->sizes[1] && size != e->sizes[0];
+        bool unchanged = size == e->sizes[0];
+        bool follows_result = size != LH_GEOMETRY_NONE && (alternates || (follows == RL_RESULT && unchanged));
         e->sizes[1] = e->sizes[0];
         e->sizes[0] = size;
         if (!follows_result) return; /* the size follows the clock (an animation): not counted */
     }
+    c->followed = follows != RL_ANY;
     e->last_frame = id;
     if (c->last_frame != id) {
         bool continues = c->streak > 0 && c->last_frame + 1 == id;
@@ -366,7 +387,7 @@ static void judge(lh_tls *t, rl_thread *rt, rl_clock *c, rl_widget *e, uint64_t 
     uint64_t layouts = e->slot != NULL ? lh_load_relaxed(&e->slot->total) : 0;
     if (layouts != e->pending_layouts) {
         e->pending = false;
-        count_frame(t, rt, c, e, frame + 1, e->pending_kind);
+        count_frame(t, rt, c, e, frame + 1, e->pending_follows);
     } else if (frame >= e->pending_frame + 2) { /* not laid out since (GTK swallowed it): lapsed */
         e->pending = false;
         lh_add_relaxed(&lapsed, 1); /* stat */
@@ -386,8 +407,8 @@ void lh_relayout_request(lh_tls *t, unsigned layout_hook, const void *widget, un
     lh_slot *slot = lh_table_slot_home(&lh_proc.table, widget, layout_hook);
     if (slot == NULL) slot = lh_table_slot_probe(&lh_proc.table, lh_table_key(widget, layout_hook));
     uint64_t layouts = slot != NULL ? lh_load_relaxed(&slot->total) : 0;
-    const void *clock = NULL;
-    lh_cause_kind kind = classify(t, tk, widget, layouts, &clock);
+    const void *clock = NULL, *child = NULL;
+    lh_cause_kind kind = classify(t, tk, widget, layouts, &clock, &child);
     lh_add_relaxed(&by_kind[kind], 1); /* stat */
     if (kind == LH_CAUSE_OUTSIDE || clock == NULL) return;
 
@@ -395,7 +416,16 @@ void lh_relayout_request(lh_tls *t, unsigned layout_hook, const void *widget, un
     rl_widget *e = widget_entry(rt, widget, layout_hook, clock);
     judge(t, rt, c, e, c->frames); /* the previous request, if its layout came since */
     e->pending = true;
-    e->pending_kind = kind;
+    /* The stricter cases of the header: a child's size read (its allocation judged), frames on
+     * demand, a chain from a geometry change. */
+    e->pending_follows = kind == LH_CAUSE_RESULT ? (child != NULL || tk->frames_on_demand ? RL_ALTERNATE : RL_RESULT)
+                         : kind == LH_CAUSE_DEFERRED && lh_cause_from_geometry_change(lh_cause_tls_data.dispatch)
+                             ? RL_ALTERNATE
+                             : RL_ANY;
+    if (child != e->sized) {
+        e->sized = child;
+        e->sizes[0] = e->sizes[1] = LH_GEOMETRY_NONE; /* another object's sizes */
+    }
     e->pending_layouts = layouts;
     e->pending_frame = c->frames;
     /* The request a report will show: its stack is taken for a widget's first layout-caused
@@ -425,17 +455,47 @@ static bool judge_frame(lh_tls *t, rl_thread *rt, rl_clock *c) {
     return c->last_frame == c->frames + 1;
 }
 
-void lh_relayout_frame_done(lh_tls *t, const void *clock) {
+/* At most this many frames (or iterations) that counted nothing are merged into the next one. */
+#define RL_MERGED_MAX 2
+
+void lh_relayout_frame_done(lh_tls *t, const void *clock, bool laid_out) {
     rl_thread *rt = my;
     if (rt == NULL || clock == NULL) return;
     rl_clock *c = find_clock(rt, clock);
     if (c == NULL) return; /* no layout-caused request for this clock yet */
-    judge_frame(t, rt, c);
+    bool counted = judge_frame(t, rt, c);
+    /* The clock's own frame right after an iteration that ended one (a loop in the event loop,
+     * which starves the window's frames): nothing left to count in it is no empty frame. */
+    if (c->between && !counted) {
+        c->between = false;
+        return;
+    }
+    c->between = false;
+    /* A frame that laid nothing out (a repaint) belongs to the frame around it, in a run counted
+     * by alternating allocations (a timer's result loop: a round is a frame with its layout and a
+     * repaint). Not in other runs: an animation's repaints separate the relayouts a timer drives,
+     * with an in-layout request in each (a ColumnLayout invalidated while it lays out). */
+    if (!counted && !laid_out && c->followed && c->merged < RL_MERGED_MAX) {
+        c->merged++;
+        return;
+    }
+    c->merged = 0;
     c->frames++;
 }
 
-/* At most this many iterations that counted nothing are merged into one frame. */
-#define RL_MERGED_MAX 2
+const void *lh_relayout_clock_of(lh_tls *t, unsigned layout_hook, const void *widget) {
+    const lh_toolkit *tk = lh_hooks[layout_hook].toolkit;
+    return tk != NULL && widget != NULL ? clock_of(t, tk, widget, NULL) : NULL;
+}
+
+void lh_relayout_laid_out_between_frames(lh_tls *t, const void *clock) {
+    rl_thread *rt = my;
+    if (rt == NULL || clock == NULL) return;
+    rl_clock *c = find_clock(rt, clock);
+    if (c == NULL) return;
+    c->between = judge_frame(t, rt, c);
+    c->frames++;
+}
 
 void lh_relayout_iteration_done(lh_tls *t, const void *clock, bool slept) {
     rl_thread *rt = my;
@@ -455,8 +515,11 @@ void lh_relayout_forget(const void *widget) {
     rl_thread *rt = my;
     if (rt == NULL) return;
     if (rt->last_clock.widget == widget) rt->last_clock.widget = NULL;
-    rl_widget *e = find_widget(rt, widget);
-    if (e != NULL) clear_widget(e);
+    for (size_t i = 0; i < RL_WIDGETS; i++) {
+        rl_widget *e = &rt->widgets[i];
+        if (e->widget == widget) clear_widget(e);
+        if (e->sized == widget) e->sized = NULL; /* a child read, gone: not looked at again */
+    }
 }
 
 void lh_relayout_forget_subtree(const lh_toolkit *tk, const void *root) {

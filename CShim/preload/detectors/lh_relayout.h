@@ -13,8 +13,11 @@
  * entry point (for the summary). The widget is alive (the toolkit was just asked about it). */
 void lh_relayout_request(lh_tls *t, unsigned layout_hook, const void *widget, unsigned entry) LH_HIDDEN;
 /* A frame of `clock` has been laid out and painted: the requests made before its layout are
- * judged. */
-void lh_relayout_frame_done(lh_tls *t, const void *clock) LH_HIDDEN;
+ * judged. `laid_out`: false when the frame laid nothing out (a repaint, known for Qt Quick): when
+ * it also counted nothing, and the run's last frame was counted by an allocation that alternates,
+ * it belongs to the frame in progress (at most RL_MERGED_MAX in a row), so a result loop whose
+ * round takes a frame with layout and a repaint is laid out in every frame. */
+void lh_relayout_frame_done(lh_tls *t, const void *clock, bool laid_out) LH_HIDDEN;
 /* An iteration of the loop of a clock that has no frames of its own (Qt's widgets: its frames are
  * the iterations that lay out) is over; `slept`: the loop is about to wait for something from
  * outside (input, a timer, I/O), not for a callback that layout scheduled. An iteration that
@@ -24,6 +27,16 @@ void lh_relayout_frame_done(lh_tls *t, const void *clock) LH_HIDDEN;
  * is an empty frame of its own: the steps of an animation, or the relayouts a timer's tick starts,
  * are never back to back, while a loop that sleeps only for its own callbacks keeps its run. */
 void lh_relayout_iteration_done(lh_tls *t, const void *clock, bool slept) LH_HIDDEN;
+/* An iteration of the loop is over in which a widget of `clock` (a clock that has frames) was laid
+ * out at once by its request, outside the clock's frames (a Qt Quick item whose geometry a queued
+ * call set): the iteration ends a frame of the clock, so a loop that closes in the event loop
+ * faster than the window's frames (which it starves) counts each round, back to back. When that
+ * frame counted, the clock's own frame that follows does not end an empty frame if nothing is
+ * left to count in it. */
+void lh_relayout_laid_out_between_frames(lh_tls *t, const void *clock) LH_HIDDEN;
+/* The frame clock `widget`'s requests are judged by (its root's; NULL: none yet). The widget is
+ * alive. */
+const void *lh_relayout_clock_of(lh_tls *t, unsigned layout_hook, const void *widget) LH_HIDDEN;
 /* `widget` is being finalized: it is forgotten (a new object at its address is another). */
 void lh_relayout_forget(const void *widget) LH_HIDDEN;
 /* `root` and every widget below it are being freed (through `tk`'s parents; they are alive). */

@@ -23,7 +23,7 @@
 
 #define LH_CAUSE_RECORDS 4096
 
-const char *const lh_cause_kind_names[LH_CAUSE_KINDS] = {"outside", "in-layout", "deferred", "result"};
+const char *const lh_cause_kind_names[LH_CAUSE_KINDS] = {"outside", "in-layout", "deferred", "result", "geometry-change"};
 
 __thread lh_cause_tls lh_cause_tls_data __attribute__((tls_model("initial-exec")));
 
@@ -32,6 +32,7 @@ typedef struct cause_rec {
     lh_cause_kind kind;
     unsigned hook;
     uint32_t depth;
+    bool from_geometry;       /* the chain began in a geometry change (kind, or the parent's) */
     uint32_t pc_count;
     lh_cause_ref parent;
     uintptr_t callback;
@@ -62,20 +63,33 @@ static struct cause_reads {
     uint32_t next;
     struct cause_read {
         const void *widget;
+        const void *parent;   /* what lays it out, when noted (NULL: not noted) */
         uint64_t epoch;
         uint32_t serial;
         uint64_t layouts;     /* the widget's layouts counted when it was read (its slot's total) */
     } r[LH_CAUSE_READS];
 } reads[LH_THREAD_RECORDS];
 
-void lh_cause_note_read(const lh_tls *t, const void *widget, uint64_t layouts) {
+void lh_cause_note_read(const lh_tls *t, const void *widget, const void *parent, uint64_t layouts) {
     if (t->rec == NULL) return;
     struct cause_reads *rs = &reads[lh_record_index(t->rec)];
     struct cause_read *r = &rs->r[rs->next++ % LH_CAUSE_READS];
     r->widget = widget;
+    r->parent = parent;
     r->epoch = t->epoch;
     r->serial = lh_cause_tls_data.serial;
     r->layouts = layouts;
+}
+
+const void *lh_cause_child_read(const lh_tls *t, const void *widget) {
+    if (t->rec == NULL || widget == NULL) return NULL;
+    const struct cause_reads *rs = &reads[lh_record_index(t->rec)];
+    uint32_t serial = lh_cause_tls_data.serial;
+    for (size_t i = 0; i < LH_CAUSE_READS; i++) {
+        const struct cause_read *r = &rs->r[i];
+        if (r->parent == widget && r->serial == serial && r->epoch == t->epoch) return r->widget;
+    }
+    return NULL;
 }
 
 bool lh_cause_was_read(const lh_tls *t, const void *widget, uint64_t layouts) {
@@ -166,12 +180,14 @@ lh_cause_ref lh_cause_born(lh_tls *t, unsigned hook, uintptr_t callback) {
     if (kind == LH_CAUSE_OUTSIDE || recs == NULL) return 0;
     uint32_t depth = 1;
     lh_cause_ref parent = 0;
+    bool from_geometry = kind == LH_CAUSE_GEOMETRY_CHANGE;
     if (kind == LH_CAUSE_DEFERRED) {
         lh_cause_ref running = lh_cause_tls_data.dispatch;
         cause_rec *p = rec_of(running);
         uint32_t pdepth = p != NULL ? p->depth : LH_CAUSE_CHAIN; /* (a racing take-over: checked by retain) */
         depth = pdepth + 1;
         if (pdepth < LH_CAUSE_CHAIN && lh_cause_retain(running)) parent = running;
+        from_geometry = lh_cause_from_geometry_change(running);
     }
     size_t i;
     uint32_t gen = claim(&i);
@@ -183,6 +199,7 @@ lh_cause_ref lh_cause_born(lh_tls *t, unsigned hook, uintptr_t callback) {
     r->kind = kind;
     r->hook = hook;
     r->depth = depth;
+    r->from_geometry = from_geometry;
     r->parent = parent;
     r->callback = callback;
     r->born_ns = lh_now_ns();
@@ -238,6 +255,17 @@ bool lh_cause_read(lh_cause_ref ref, lh_cause_info *out) {
 gone:
     lh_add_relaxed(&gone_reads, 1); /* stat */
     return false;
+}
+
+bool lh_cause_from_geometry_change(lh_cause_ref ref) {
+    cause_rec *r = rec_of(ref);
+    if (r == NULL) return false;
+    /* acquire, then the generation again after the read: as lh_cause_read. */
+    uint64_t w = lh_load_acquire(&r->state);
+    if (gen_of(w) != (uint32_t)(ref >> 32) || refs_of(w) == 0) return false;
+    bool from_geometry = r->from_geometry;
+    atomic_thread_fence(memory_order_acquire);
+    return gen_of(lh_load_relaxed(&r->state)) == (uint32_t)(ref >> 32) && from_geometry;
 }
 
 void lh_cause_summary(lh_json *j) {

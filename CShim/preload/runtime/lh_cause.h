@@ -37,10 +37,14 @@ typedef enum lh_cause_kind {
     LH_CAUSE_IN_LAYOUT = 1, /* while a measure/allocate of the same window, or its frame clock's layout handler, ran */
     LH_CAUSE_DEFERRED = 2,  /* by a callback added while layout ran (transitively) */
     LH_CAUSE_RESULT = 3,    /* after reading the requested widget's size since its last layout */
-    LH_CAUSE_KINDS = 4
+    /* Only a context a callback is added in, never a request's cause: outside layout, while a Qt
+     * Quick item's geometry-change handlers run (onWidthChanged...). A request such a callback
+     * makes is deferred, and counts only when it follows the layout's result (lh_relayout.c). */
+    LH_CAUSE_GEOMETRY_CHANGE = 4,
+    LH_CAUSE_KINDS = 5
 } lh_cause_kind;
 
-/* The JSON names of the kinds ("outside", "in-layout", "deferred", "result"). */
+/* The JSON names of the kinds ("outside", "in-layout", "deferred", "result", "geometry-change"). */
 extern const char *const lh_cause_kind_names[LH_CAUSE_KINDS] LH_HIDDEN;
 
 /* A reference to a cause record: index + 1 in the low 32 bits, the record's generation above;
@@ -53,7 +57,7 @@ typedef uint64_t lh_cause_ref;
 
 /* A record's contents, as copied out (lh_cause_read). */
 typedef struct lh_cause_info {
-    lh_cause_kind kind;    /* the context it was added in: in-layout or deferred */
+    lh_cause_kind kind;    /* the context it was added in: in-layout, deferred or geometry-change */
     lh_cause_ref parent;   /* deferred: the record of the callback that added it (0: not kept) */
     unsigned hook;         /* what added it (g_idle_add, gtk_widget_add_tick_callback, ...) */
     uint32_t depth;        /* 1: added in layout; 2: by a callback added in layout; ... */
@@ -62,7 +66,7 @@ typedef struct lh_cause_info {
     uintptr_t pcs[LH_CAUSE_PCS]; /* where it was added, innermost first */
 } lh_cause_info;
 
-/* The thread's cause context (initial-exec TLS, 32 bytes; owner-only). The sizes it read are kept
+/* The thread's cause context (initial-exec TLS, 40 bytes; owner-only). The sizes it read are kept
  * per thread record (lh_cause.c), not in TLS. */
 typedef struct lh_cause_tls {
     lh_cause_ref dispatch;    /* the record of the running callback's first dispatch (0: none) */
@@ -70,6 +74,7 @@ typedef struct lh_cause_tls {
     uint32_t serial;          /* dispatch boundaries passed (reads count within one) */
     uint32_t phase_depth;     /* application frame-clock "layout" handlers running */
     const void *phase_clock;  /* the clock of the innermost one */
+    const void *changing;     /* the Qt Quick item whose geometry change is being delivered (NULL: none) */
 } lh_cause_tls;
 
 extern __thread lh_cause_tls lh_cause_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
@@ -126,18 +131,23 @@ static inline void lh_cause_phase_end(lh_cause_outer outer) {
     c->phase_depth--;
 }
 
-/* The running code read `widget`'s size; `layouts`: its layouts counted so far. Kept in the
- * thread's record (none: not kept). */
-void lh_cause_note_read(const lh_tls *t, const void *widget, uint64_t layouts) LH_HIDDEN;
+/* The running code read `widget`'s size; `layouts`: its layouts counted so far; `parent`: the
+ * object that lays it out, when a request on that one may follow from the read (a Qt Quick layout
+ * whose child's width QML read), else NULL. Kept in the thread's record (none: not kept). */
+void lh_cause_note_read(const lh_tls *t, const void *widget, const void *parent, uint64_t layouts) LH_HIDDEN;
 /* Whether `widget` was read since the last boundary, and not laid out since (`layouts` now). */
 bool lh_cause_was_read(const lh_tls *t, const void *widget, uint64_t layouts) LH_HIDDEN;
+/* A child of `widget` (noted with `widget` as its parent) read since the last boundary; NULL: none. */
+const void *lh_cause_child_read(const lh_tls *t, const void *widget) LH_HIDDEN;
 
 /* The context a callback being added now is born in: in layout (some layout runs on this thread),
- * deferred (the running callback is from layout), or outside. */
+ * deferred (the running callback is from layout), a geometry change (an item's geometry-change
+ * handlers run), or outside. */
 static inline lh_cause_kind lh_cause_context(const lh_tls *t) {
     const lh_cause_tls *c = &lh_cause_tls_data;
     if (t->layout_owner != NULL || c->phase_depth > 0) return LH_CAUSE_IN_LAYOUT;
     if (c->dispatch != 0) return LH_CAUSE_DEFERRED;
+    if (c->changing != NULL) return LH_CAUSE_GEOMETRY_CHANGE;
     return LH_CAUSE_OUTSIDE;
 }
 
@@ -154,6 +164,9 @@ bool lh_cause_retain(lh_cause_ref ref) LH_HIDDEN;
 void lh_cause_release(lh_cause_ref ref) LH_HIDDEN;
 /* Copies the record `ref` names; false when it is gone (released and recycled, or taken over). */
 bool lh_cause_read(lh_cause_ref ref, lh_cause_info *out) LH_HIDDEN;
+/* Whether the chain of the record `ref` names began in a geometry change rather than in layout
+ * (false when it is gone). */
+bool lh_cause_from_geometry_change(lh_cause_ref ref) LH_HIDDEN;
 
 /* The caller's stack (as lh_capture_stack), where the frame of the trampoline that runs the
  * innermost wrapped callback is the callback itself (its address + 1, so that the usual "symbolize

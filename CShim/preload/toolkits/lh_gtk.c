@@ -388,7 +388,7 @@ static void on_after_paint(void *clock, void *data) {
     lh_thread_frame_end(t);
     LH_GUARDED(t);
     if (lh_family_on(LH_FAMILY_WINDOW) && lh_windows_unpainted()) lh_window_painted(t, clock);
-    lh_relayout_frame_done(t, clock); /* this clock's frame is laid out: its requests are judged */
+    lh_relayout_frame_done(t, clock, true); /* this clock's frame is laid out: its requests are judged */
 }
 
 /* A window's "map" (connected to every GtkWindow when it is made): it is on screen from now on, so

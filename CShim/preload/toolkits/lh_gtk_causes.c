@@ -399,7 +399,7 @@ void lh_gtk_size_read(unsigned hook, void *widget) {
     (void)hook;
     if (widget == NULL || lh_gtk() == NULL) return;
     lh_slot *s = lh_table_slot(&lh_proc.table, widget, LH_HOOK_gtk_allocate);
-    lh_cause_note_read(&lh_tls_data, widget, s != NULL ? lh_load_relaxed(&s->total) : 0);
+    lh_cause_note_read(&lh_tls_data, widget, NULL, s != NULL ? lh_load_relaxed(&s->total) : 0);
 }
 
 void lh_gtk_size_read_into(unsigned hook, void *widget, lh_gtk_rect *allocation) {

@@ -226,10 +226,15 @@ static inline void *complete_object(void *sub) {
 
 /* ---- the wrappers ------------------------------------------------------------------------------- */
 
+/* Quick items' polishes and geometry changes on this thread, counted or not (a frame that moved it
+ * on laid something out; owner-only). */
+static __thread uint64_t quick_layouts __attribute__((tls_model("initial-exec")));
+
 /* QQuickItem::updatePolish(): void (QQuickItem *) */
 typedef void (*polish_fn)(void *);
 #define polish_WRAPPER(i)                                                                           \
     static LH_USED void polish_##i(void *item) {                                                    \
+        quick_layouts++;                                                                            \
         lh_slot *outer = qt_enter(item, LH_HOOK_qt_item_polish);                                    \
         ((polish_fn)LH_ORIG(polish, i))(item);                                                      \
         qt_leave(outer);                                                                            \
@@ -237,9 +242,14 @@ typedef void (*polish_fn)(void *);
 #define polish_OFFSET(i) LH_POOL_OFFSET(polish, i)
 LH_DEFINE_POOL(polish, LH_REP256, LH_POOL_SMALL)
 
-/* A Quick item's geometry set by a callback that layout scheduled, outside any layout (a QML
- * function run by Qt.callLater from an onWidthChanged handler, a queued call): a request on the
- * item, laid out at once (its geometry count moves on right after). */
+/* The frame clock of the last Quick item laid out at once by a request this iteration (its root
+ * window's; owner-only). */
+static __thread const void *between_frames_clock __attribute__((tls_model("initial-exec")));
+
+/* A Quick item's geometry set by a callback that layout (or a geometry change) scheduled, outside
+ * any layout (a QML function run by Qt.callLater from an onWidthChanged handler, a queued call): a
+ * request on the item, laid out at once (its geometry count moves on right after), so judged at
+ * the iteration's end rather than at its window's next frame (at_iteration). */
 static LH_NOINLINE void geometry_requested(void *item) {
     lh_tls *t = &lh_tls_data;
     if (t->guard != 0 || !lh_cause_ready()) return;
@@ -247,17 +257,25 @@ static LH_NOINLINE void geometry_requested(void *item) {
     lh_qt_qml_request(item, true);
     lh_relayout_request(t, LH_HOOK_qt_item_geometry, item, LH_HOOK_qt_item_geometry);
     lh_qt_qml_request(item, false);
+    between_frames_clock = lh_relayout_clock_of(t, LH_HOOK_qt_item_geometry, item);
 }
 
 /* QQuickItem::geometryChange (Qt 6) / geometryChanged (Qt 5): void (QQuickItem *, const QRectF &new,
- * const QRectF &old) */
+ * const QRectF &old). The item's change signals are emitted inside it (QQuickItem's own
+ * implementation, which every override chains up to): while it runs, the item is the thread's
+ * `changing` item, so a call its onWidthChanged handler schedules outside layout is born in a
+ * geometry change (lh_cause.h). */
 typedef void (*geometry_fn)(void *, const void *, const void *);
 #define geometry_WRAPPER(i)                                                                         \
     static LH_USED void geometry_##i(void *item, const void *now, const void *before) {             \
         if (LH_UNLIKELY(lh_cause_tls_data.dispatch != 0) && lh_tls_data.layout_owner == NULL)       \
             geometry_requested(item);                                                               \
+        quick_layouts++;                                                                            \
         qt_count(item, LH_HOOK_qt_item_geometry);                                                   \
+        const void *outer = lh_cause_tls_data.changing;                                             \
+        lh_cause_tls_data.changing = item;                                                          \
         ((geometry_fn)LH_ORIG(geometry, i))(item, now, before);                                     \
+        lh_cause_tls_data.changing = outer;                                                         \
     }
 #define geometry_OFFSET(i) LH_POOL_OFFSET(geometry, i)
 LH_DEFINE_POOL(geometry, LH_REP512, LH_POOL_LARGE)
@@ -487,11 +505,13 @@ static LH_NOINLINE bool deliver(notify_fn orig, void *app, void *receiver, void 
             if (gui_thread) look_at_noted(); /* a frame: the items made since are wrapped first */
             kind = lh_qt_kind(receiver);
         }
+        uint64_t layouts_before = quick_layouts;
         bool result = orig(app, receiver, event);
         if (kind == LH_QT_QUICK_WINDOW) {
             LH_GUARDED(t);
             lh_add_relaxed(&quick_frames, 1); /* stat */
-            lh_relayout_frame_done(t, receiver); /* its polish is over: its requests are judged */
+            /* its polish is over: its requests are judged */
+            lh_relayout_frame_done(t, receiver, quick_layouts != layouts_before);
         }
         return result;
     }
@@ -534,6 +554,10 @@ static void at_iteration(lh_tls *t, uint64_t now) {
         lh_modules_generation() != resolved_generation)
         resolve_modules();
     look_at_noted();
+    if (between_frames_clock != NULL) {
+        lh_relayout_laid_out_between_frames(t, between_frames_clock);
+        between_frames_clock = NULL;
+    }
     bool slept = t->wait_ms != 0 && !lh_qt_causes_pending();
     if (!laid_out && !slept) return;
     laid_out = false;
@@ -615,6 +639,78 @@ static void resolve_qml_timer(void) {
     lh_store_release(&lh_qt_timer_meta, meta);
 }
 
+/* ---- QML reading an item's geometry ---------------------------------------------------------------
+ *
+ * QML code reads `item.width` inside QtQml, which calls the static meta-call function of the class
+ * that declares the property (QQuickItem's, in QtQuick) through a pointer taken from the class's
+ * meta-object: no call crosses a PLT. That pointer (QQuickItem::staticMetaObject.d.static_metacall,
+ * the fourth word in Qt 5.15 and Qt 6) is pointed at item_meta_call, which notes a read of x, y,
+ * width or height (lh_cause_note_read, with the item's parent item: a Quick layout is asked to lay
+ * out again after its child's width was read) and goes on to the original. It is set when QtQuick is
+ * first looked at, before a QML engine copies it into its property caches; a cache made earlier
+ * keeps the original (the reads it serves are not seen). */
+
+enum { QMC_READ_PROPERTY = 1 }; /* QMetaObject::ReadProperty, Qt 5 and 6 */
+typedef void (*static_meta_call_fn)(void *object, int call, int index, void **args);
+/* The original: written once, before the release store that makes the wrapper reachable (a QML
+ * engine copies the pointer long after, on the same thread); read plainly by the wrapper. */
+static static_meta_call_fn item_meta_call_next;
+static uint64_t geometry_properties; /* bit i: relative property index i is x, y, width or height */
+static _Atomic uint64_t geometry_reads;
+
+static LH_NOINLINE void item_geometry_read(void *item) {
+    lh_tls *t = &lh_tls_data;
+    /* In layout (a polish, bindings evaluated while it runs) a read explains no request: what
+     * layout requests is in layout already. */
+    if (t->guard != 0 || t->layout_owner != NULL || !gui_thread || !lh_cause_ready()) return;
+    LH_GUARDED(t);
+    lh_add_relaxed(&geometry_reads, 1); /* stat */
+    lh_slot *s = lh_table_slot(&lh_proc.table, item, LH_HOOK_qt_item_polish);
+    const void *parent = api.item_parent != NULL ? api.item_parent(item) : NULL;
+    lh_cause_note_read(t, item, parent, s != NULL ? lh_load_relaxed(&s->total) : 0);
+}
+
+static void item_meta_call(void *object, int call, int index, void **args) {
+    if (LH_UNLIKELY(call == QMC_READ_PROPERTY) && (unsigned)index < 64 && (geometry_properties >> index & 1))
+        item_geometry_read(object);
+    item_meta_call_next(object, call, index, args);
+}
+
+/* Points QQuickItem's static meta-call at item_meta_call, once (guard held, GUI thread). The
+ * meta-object is checked first: its first word is its base's meta-object (QObject's), and the
+ * pointer replaced is code of a loaded module; x, y, width and height are QQuickItem's own
+ * properties (their indices asked of QtCore). */
+static void wrap_item_meta_call(void) {
+    if (item_meta_call_next != NULL) return;
+    void **meta = lh_host_data("_ZN10QQuickItem16staticMetaObjectE");
+    const void *object_meta = lh_host_data("_ZN7QObject16staticMetaObjectE");
+    int (*index_of_property)(const void *meta, const char *name) = lh_host_function("_ZNK11QMetaObject15indexOfPropertyEPKc");
+    int (*property_offset)(const void *meta) = lh_host_function("_ZNK11QMetaObject14propertyOffsetEv");
+    if (meta == NULL || object_meta == NULL || index_of_property == NULL || property_offset == NULL) return;
+    void **slot = &meta[3];
+    void *fn = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (meta[0] != object_meta || fn == NULL || lh_is_own_code((uintptr_t)fn) || !lh_symbol_is_loaded(fn)) return;
+    int offset = property_offset(meta);
+    uint64_t properties = 0;
+    static const char *const names[] = {"x", "y", "width", "height"};
+    for (size_t i = 0; i < LH_ARRAY_COUNT(names); i++) {
+        int index = index_of_property(meta, names[i]) - offset;
+        if (index < 0 || index >= 64) return; /* not QQuickItem's own, or beyond the mask */
+        properties |= UINT64_C(1) << index;
+    }
+    int writable = page_writable(slot);
+    void *page = (void *)((uintptr_t)slot & ~(uintptr_t)4095);
+    if (writable < 0 || (writable == 0 && mprotect(page, 4096, PROT_READ | PROT_WRITE) != 0)) {
+        lh_add_relaxed(&slots_unwritable, 1); /* stat */
+        return;
+    }
+    geometry_properties = properties;
+    item_meta_call_next = (static_meta_call_fn)fn;
+    /* release: the original and the indices are stored before a caller can reach the wrapper. */
+    __atomic_store_n(slot, (void *)item_meta_call, __ATOMIC_RELEASE);
+    if (writable == 0) mprotect(page, 4096, PROT_READ);
+}
+
 /* What lies in Qt's other modules: the functions the adapter calls and the slots wrapped. Again
  * when modules were loaded since (a QtQuick a program loads after making its application: its
  * items' classes are wrapped from then on). false: no notify slot (Qt is off). */
@@ -634,6 +730,7 @@ static bool resolve_modules(void) {
     RESOLVE(qml_engine, "_Z9qmlEnginePK7QObject");
     RESOLVE(qml_stack_trace, "_ZNK3QV415ExecutionEngine10stackTraceEi");
     resolve_qml_timer();
+    wrap_item_meta_call();
     /* The slots' indices in Qt 5 and Qt 6 (checked against each base class's own vtable). */
     bool five = api.major == 5;
     notify_slot = slot_of("_ZTV16QCoreApplication", "_ZN16QCoreApplication6notifyEP7QObjectP6QEvent", 12);
@@ -848,6 +945,8 @@ void lh_qt_summary(lh_json *j) {
     lh_json_i64(j, "layout_item_set_geometry", layout_item_slot);
     lh_json_end_object(j);
     lh_json_u64(j, "notify_wrapped", lh_load_relaxed(&notify_patched));
+    lh_json_bool(j, "item_meta_call_wrapped", item_meta_call_next != NULL);
+    lh_json_u64(j, "item_geometry_reads", lh_load_relaxed(&geometry_reads));
     lh_json_u64(j, "classes_seen", lh_load_relaxed(&classes_seen));
     lh_json_u64(j, "classes_patched", lh_load_relaxed(&classes_patched));
     lh_json_u64(j, "slots_patched", lh_load_relaxed(&slots_patched));

@@ -30,6 +30,10 @@ typedef struct lh_toolkit {
     /* Windows: a toplevel's title right now (copy it), and the clock whose frames paint it. */
     const char *(*title_of)(const void *window);
     const void *(*frame_clock_of)(const void *window);
+    /* Windows paint a frame only when something changed (Qt Quick): no idle frame separates the
+     * requests of a slow timer, so a request caused by a size read counts only when the allocation
+     * alternates (lh_relayout.c; unchanged frames are no evidence of a loop there). */
+    bool frames_on_demand;
     /* After a dlclose: forget the toolkit's functions if its library is gone (NULL: it cannot be
      * unloaded). Guard held. */
     void (*forget_unloaded)(void);

@@ -111,5 +111,6 @@ const lh_toolkit lh_toolkit_qt = {
     .geometry = geometry,
     .title_of = title_of,
     .frame_clock_of = frame_clock_of,
+    .frames_on_demand = true,
     .summary = lh_qt_summary,
 };

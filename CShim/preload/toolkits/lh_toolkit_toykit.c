@@ -127,7 +127,7 @@ void lh_toykit_frame_done(unsigned hook, void *loop, unsigned long frame) {
     (void)hook;
     (void)frame;
     if (lh_family_on(LH_FAMILY_WINDOW) && lh_windows_unpainted()) lh_window_painted(&lh_tls_data, loop);
-    if (lh_family_on(LH_FAMILY_LAYOUT)) lh_relayout_frame_done(&lh_tls_data, loop);
+    if (lh_family_on(LH_FAMILY_LAYOUT)) lh_relayout_frame_done(&lh_tls_data, loop, true);
 }
 
 /* ---- glue: layout requests (rows tk_view_set_needs_layout, tk_view_get_frame, tk_view_free) ------ */
@@ -140,7 +140,7 @@ void lh_toykit_frame_read(unsigned hook, const void *view, void *out) {
     (void)hook, (void)out;
     if (view == NULL) return;
     lh_slot *s = lh_table_slot(&lh_proc.table, view, LH_HOOK_tk_view_layout);
-    lh_cause_note_read(&lh_tls_data, view, s != NULL ? lh_load_relaxed(&s->total) : 0);
+    lh_cause_note_read(&lh_tls_data, view, NULL, s != NULL ? lh_load_relaxed(&s->total) : 0);
 }
 
 void lh_toykit_view_freed(unsigned hook, void *view) {

@@ -43,6 +43,8 @@ public struct FindingCause: Sendable, Equatable, Codable {
     public var kindDescription: String {
         switch kind {
         case "in-layout": "made while layout ran"
+        case "deferred" where addedBy.last?.kind == "geometry-change":
+            "made by a callback that an item's geometry change added"
         case "deferred": "made by a callback that layout added"
         case "result": "made after reading the widget's size from its last layout"
         default: kind

@@ -1,6 +1,6 @@
 /// One callback of a deferred cause's chain (``FindingCause/addedBy``), symbolized.
 public struct FindingCauseLink: Sendable, Equatable, Codable {
-    /// The context it was added in: `in-layout` or `deferred`.
+    /// The context it was added in: `in-layout`, `deferred` or `geometry-change` (a Qt Quick item's change handler).
     public let kind: String
     /// The entry point that added it, e.g. `g_idle_add`.
     public let addedWith: String?

@@ -21,7 +21,11 @@ extension FindingText {
         // JavaScript) behind a libffi closure, which a native address cannot name.
         let callback = l.callback.map { $0.module == nil ? "a callback made at run time (an interpreter's function behind a libffi closure)"
                                                          : "\($0.displayName) (\($0.moduleName ?? "?"))" } ?? "a callback"
-        let when = l.kind == "in-layout" ? "while layout ran" : "by a callback layout had added"
+        let when = switch l.kind {
+        case "in-layout": "while layout ran"
+        case "geometry-change": "while an item's geometry changed (its onWidthChanged or similar handler ran)"
+        default: "by a callback layout had added"
+        }
         let adder = location(l.adder).map { ", at \($0)" } ?? ""
         return "\(callback), added with \(l.addedWith ?? "?") \(when)\(adder)"
     }

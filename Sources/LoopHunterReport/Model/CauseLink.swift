@@ -1,7 +1,7 @@
 /// One callback of a deferred cause's chain (a report's ``ReportCause/addedBy``): added while layout
 /// ran, or by a callback that was.
 public struct CauseLink: Codable, Sendable, Equatable {
-    /// The context it was added in: `in-layout` or `deferred`.
+    /// The context it was added in: `in-layout`, `deferred` or `geometry-change` (a Qt Quick item's change handler).
     public let kind: String
     /// The entry point that added it, e.g. `g_idle_add` or `gtk_widget_add_tick_callback`.
     public let addedWith: String?
