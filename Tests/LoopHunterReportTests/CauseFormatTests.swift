@@ -33,12 +33,17 @@ struct CauseFormatTests {
         #expect(try Fixtures.analysis().findings.allSatisfy { $0.cause == nil })
     }
 
+    /// The deferred fixture report, as a JSON object to edit.
+    static func deferredReport() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf:
+            CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile))) as? [String: Any])
+    }
+
     @Test("the requester is the innermost app frame of the request, even without a source location")
     func requesterWithoutDebugInfo() throws {
         // The ping-pong's request, its idle's frame moved to an address the fixture symbol table
         // does not know (in-process name only), and a deeper app frame that has a source location.
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf:
-            CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile))) as? [String: Any])
+        var object = try Self.deferredReport()
         var cause = try #require(object["cause"] as? [String: Any])
         var stack = try #require(cause["request_stack"] as? [[String: Any]])
         let idle = try #require(stack.firstIndex { $0["symbol"] as? String == "ping_pong_idle" })
@@ -59,8 +64,7 @@ struct CauseFormatTests {
     /// The deferred fixture as a Python program's report would be: no frame of the app's native code
     /// on the request's stack (the interpreter's only), and the script stack the preload took.
     static func pythonReport() throws -> Data {
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf:
-            CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile))) as? [String: Any])
+        var object = try Self.deferredReport()
         var cause = try #require(object["cause"] as? [String: Any])
         let stack = try #require(cause["request_stack"] as? [[String: Any]])
             .filter { !(($0["module"] as? String)?.hasSuffix("gtk3-causes") ?? false) }
@@ -105,8 +109,7 @@ struct CauseFormatTests {
 
     @Test("a chain that began in a Qt Quick item's geometry change says so, in the cause and the link")
     func geometryChangeLink() throws {
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf:
-            CauseFixtures.directory.appendingPathComponent(CauseFixtures.deferredFile))) as? [String: Any])
+        var object = try Self.deferredReport()
         var cause = try #require(object["cause"] as? [String: Any])
         var links = try #require(cause["added_by"] as? [[String: Any]])
         #expect(links.count == 1)
