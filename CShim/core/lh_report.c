@@ -241,6 +241,7 @@ static void cause_json(lh_json *j, const lh_report_cause *c) {
     }
     lh_json_end_array(j);
     lh_json_bool(j, "chain_truncated", c->chain_truncated);
+    if (c->began_in != NULL) lh_json_string(j, "began_in", c->began_in);
     lh_json_end_object(j);
 }
 

@@ -122,6 +122,25 @@ struct CauseFormatTests {
         let text = TextFormatter(colors: false).format(a)
         #expect(text.contains("made by a callback that an item's geometry change added"), "\(text)")
         #expect(text.contains("added with g_idle_add while an item's geometry changed (its onWidthChanged or similar handler ran)"), "\(text)")
+
+        // A loop's chain grows a record a round: its older links are gone, the nearest is
+        // `deferred`, and `began_in` (schema 1.10) still says where it began.
+        links[0]["kind"] = "deferred"
+        cause["added_by"] = links
+        cause["chain_truncated"] = true
+        cause["began_in"] = "geometry-change"
+        object["cause"] = cause
+        let truncated = try Fixtures.analysis(of: [try JSONSerialization.data(withJSONObject: object)])
+        #expect(truncated.findings.first?.cause?.beganIn == "geometry-change")
+        let truncatedText = TextFormatter(colors: false).format(truncated)
+        #expect(truncatedText.contains("made by a callback that an item's geometry change added"), "\(truncatedText)")
+        #expect(truncatedText.contains("added with g_idle_add by a callback an item's geometry change had started"), "\(truncatedText)")
+        #expect(truncatedText.contains("older callbacks of the chain were no longer known"))
+        // Layout's own chains read as before.
+        cause["began_in"] = "layout"
+        object["cause"] = cause
+        let layoutText = TextFormatter(colors: false).format(try Fixtures.analysis(of: [try JSONSerialization.data(withJSONObject: object)]))
+        #expect(layoutText.contains("made by a callback that layout added") && layoutText.contains("by a callback layout had added"))
     }
 
     @Test("text format")

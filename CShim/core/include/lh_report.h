@@ -158,6 +158,10 @@ typedef struct lh_report_cause {
     lh_report_cause_link links[LH_REPORT_CAUSE_LINKS];
     size_t link_count;
     bool chain_truncated;    /* older links were released before the report */
+    /* Deferred: where the chain began (schema 1.10): "layout", or "geometry-change" (a Qt Quick
+     * item's change handler); NULL: not deferred, or not known. Known even when the chain's older
+     * links are gone. */
+    const char *began_in;
     /* The interpreted stack of the request, innermost first (schema 1.7): the language ("python",
      * "javascript"; NULL: none) and its frames. */
     const char *script_language;

@@ -12,8 +12,8 @@
 
 /* Report and summary files: docs/report-schema.md. A new field is a new minor version. */
 #define LH_SCHEMA_MAJOR 1
-#define LH_SCHEMA_MINOR 9
-#define LH_SCHEMA_VERSION "1.9"
+#define LH_SCHEMA_MINOR 10
+#define LH_SCHEMA_VERSION "1.10"
 #define LH_VERSION_STRING "0.1.0" /* the preload's own version, in every summary */
 
 /* Report kinds: X(id, name). Ids are LH_KIND_<id>; names are the files' `kind`. */

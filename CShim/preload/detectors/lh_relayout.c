@@ -671,7 +671,8 @@ static void report(lh_tls *t, const lh_breach *b, lh_report_data *r, void *scrat
     c->request_first = 0;
     for (uint32_t i = 0; i < e->pc_count && n < RL_PCS; i++) p->pcs[n++] = e->pcs[i];
     c->request_count = n;
-    /* The chain of a deferred cause: each callback's record, nearest first. */
+    /* The chain of a deferred cause: each callback's record, nearest first; the nearest also says
+     * where the chain began (kept by every record of it, while older ones are gone). */
     lh_cause_ref ref = e->ref;
     lh_cause_info info;
     size_t callbacks[LH_REPORT_CAUSE_LINKS];
@@ -680,6 +681,7 @@ static void report(lh_tls *t, const lh_breach *b, lh_report_data *r, void *scrat
             c->chain_truncated = true;
             break;
         }
+        if (c->link_count == 0) c->began_in = info.from_geometry ? "geometry-change" : "layout";
         lh_report_cause_link *l = &c->links[c->link_count];
         l->kind = lh_cause_kind_names[info.kind];
         l->added_with = info.hook < LH_HOOK_COUNT ? lh_hooks[info.hook].name : NULL;

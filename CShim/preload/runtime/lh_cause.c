@@ -246,6 +246,7 @@ bool lh_cause_read(lh_cause_ref ref, lh_cause_info *out) {
     out->parent = r->parent;
     out->hook = r->hook;
     out->depth = r->depth;
+    out->from_geometry = r->from_geometry;
     out->callback = r->callback;
     out->pc_count = r->pc_count <= LH_CAUSE_PCS ? r->pc_count : LH_CAUSE_PCS;
     memcpy(out->pcs, r->pcs, sizeof out->pcs);

@@ -61,6 +61,7 @@ typedef struct lh_cause_info {
     lh_cause_ref parent;   /* deferred: the record of the callback that added it (0: not kept) */
     unsigned hook;         /* what added it (g_idle_add, gtk_widget_add_tick_callback, ...) */
     uint32_t depth;        /* 1: added in layout; 2: by a callback added in layout; ... */
+    bool from_geometry;    /* the chain began in a geometry change, not in layout */
     uintptr_t callback;    /* the callback's address */
     uint32_t pc_count;
     uintptr_t pcs[LH_CAUSE_PCS]; /* where it was added, innermost first */

@@ -413,7 +413,7 @@ public struct Analyzer: Sendable {
                                         callback: link.callback.map(callback),
                                         stack: stack, adder: Self.ownAppFrame(of: stack, preferringSource: false))
             },
-            chainTruncated: cause.chainTruncated ?? false)
+            chainTruncated: cause.chainTruncated ?? false, beganIn: cause.beganIn)
     }
 
     /// The code that made a request: the innermost of the app's own native frame and its script

@@ -24,10 +24,12 @@ public struct FindingCause: Sendable, Equatable, Codable {
     public let addedBy: [FindingCauseLink]
     /// Older links of the chain were no longer known when the report was written.
     public let chainTruncated: Bool
+    /// Deferred: where the chain began, `layout` or `geometry-change` (see ``ReportCause/beganIn``).
+    public let beganIn: String?
 
     public init(kind: String, entry: String?, widget: CauseWidget, requestStack: [SymbolizedFrame],
                 requestScript: [SymbolizedFrame] = [], scriptLanguage: String? = nil,
-                requester: SymbolizedFrame?, addedBy: [FindingCauseLink], chainTruncated: Bool) {
+                requester: SymbolizedFrame?, addedBy: [FindingCauseLink], chainTruncated: Bool, beganIn: String? = nil) {
         self.kind = kind
         self.entry = entry
         self.widget = widget
@@ -37,13 +39,19 @@ public struct FindingCause: Sendable, Equatable, Codable {
         self.requester = requester
         self.addedBy = addedBy
         self.chainTruncated = chainTruncated
+        self.beganIn = beganIn
+    }
+
+    /// A deferred chain that began in a Qt Quick item's geometry change, not in layout.
+    public var beganInGeometryChange: Bool {
+        beganIn == "geometry-change" || addedBy.last?.kind == "geometry-change"
     }
 
     /// What the kind means, in a few words: `made while layout ran`.
     public var kindDescription: String {
         switch kind {
         case "in-layout": "made while layout ran"
-        case "deferred" where addedBy.last?.kind == "geometry-change":
+        case "deferred" where beganInGeometryChange:
             "made by a callback that an item's geometry change added"
         case "deferred": "made by a callback that layout added"
         case "result": "made after reading the widget's size from its last layout"

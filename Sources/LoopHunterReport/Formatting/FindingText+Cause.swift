@@ -16,7 +16,7 @@ extension FindingText {
 
     /// One callback of a deferred cause's chain: `ping_pong_idle (gtk3-causes), added with g_idle_add
     /// while layout ran, at gtk_causes.c:120 in label_allocated (gtk3-causes)`.
-    static func linkLine(_ l: FindingCauseLink) -> String {
+    static func linkLine(_ l: FindingCauseLink, of cause: FindingCause) -> String {
         // A callback in no module is code made at run time: an interpreter's function (Python,
         // JavaScript) behind a libffi closure, which a native address cannot name.
         let callback = l.callback.map { $0.module == nil ? "a callback made at run time (an interpreter's function behind a libffi closure)"
@@ -24,7 +24,7 @@ extension FindingText {
         let when = switch l.kind {
         case "in-layout": "while layout ran"
         case "geometry-change": "while an item's geometry changed (its onWidthChanged or similar handler ran)"
-        default: "by a callback layout had added"
+        default: cause.beganInGeometryChange ? "by a callback an item's geometry change had started" : "by a callback layout had added"
         }
         let adder = location(l.adder).map { ", at \($0)" } ?? ""
         return "\(callback), added with \(l.addedWith ?? "?") \(when)\(adder)"
@@ -37,7 +37,7 @@ extension FindingText {
         guard let c = f.cause else { return [] }
         var rows: [(label: String, value: String)] = [("cause", causeLine(c))]
         if c.requester == nil || c.requester != f.appFrame { rows.append(("by", requesterLine(c))) }
-        rows += c.addedBy.map { ("via", linkLine($0)) }
+        rows += c.addedBy.map { ("via", linkLine($0, of: c)) }
         if c.chainTruncated { rows.append(("via", "... older callbacks of the chain were no longer known")) }
         return rows
     }

@@ -18,6 +18,9 @@ public struct ReportCause: Codable, Sendable, Equatable {
     public let addedBy: [CauseLink]
     /// Older links were no longer known when the report was written.
     public let chainTruncated: Bool?
+    /// Deferred: where the chain began, `layout` or `geometry-change` (a Qt Quick item's change
+    /// handler); known even when older links are gone (schema 1.10; nil: not deferred, or older).
+    public let beganIn: String?
 
     enum CodingKeys: String, CodingKey {
         case kind, entry, widget
@@ -25,6 +28,7 @@ public struct ReportCause: Codable, Sendable, Equatable {
         case requestScript = "request_script"
         case addedBy = "added_by"
         case chainTruncated = "chain_truncated"
+        case beganIn = "began_in"
     }
 }
 
@@ -39,5 +43,6 @@ extension ReportCause: JSONTapeDecodable {
         requestScript = try json.decodeIfPresent(CodingKeys.requestScript)
         addedBy = try json.decode(CodingKeys.addedBy)
         chainTruncated = try json.decodeIfPresent(CodingKeys.chainTruncated)
+        beganIn = try json.decodeIfPresent(CodingKeys.beganIn)
     }
 }

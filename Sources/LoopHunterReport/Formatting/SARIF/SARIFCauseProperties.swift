@@ -20,7 +20,7 @@ struct SARIFCauseProperties: Codable, Sendable, Equatable {
         entry = c.entry
         widget = c.widget.path ?? ObjectRef(type: c.widget.type ?? "?", name: c.widget.name, path: "").label
         requester = FindingText.location(c.requester)
-        addedBy = c.addedBy.map(FindingText.linkLine)
+        addedBy = c.addedBy.map { FindingText.linkLine($0, of: c) }
         chainTruncated = c.chainTruncated
     }
 }

@@ -177,6 +177,7 @@ public struct OTLPLogMapper: Sendable {
             return .keyValues(fields)
         })))
         attributes.append(OTLPKeyValue("loophunter.cause.chain_truncated", .bool(cause.chainTruncated ?? false)))
+        if let beganIn = cause.beganIn { attributes.append(OTLPKeyValue("loophunter.cause.began_in", .string(beganIn))) }
         return attributes
     }
 }
