@@ -355,21 +355,27 @@ static int page_writable(void **at) {
     return verdict;
 }
 
-/* Points one vtable slot at the wrapper of what it holds (pool `p`). Under the patching flag. */
-static bool patch_slot(void **slot, int p) {
-    void *fn = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    if (fn == NULL || lh_is_own_code((uintptr_t)fn)) return false;
-    void *w = wrapper_for(p, fn);
-    if (w == NULL) return false;
+/* Stores `value` in the code pointer `slot` (a vtable slot, a meta-object's function), a
+ * read-only page made writable for the one aligned store and read-only again. release: what the
+ * caller stored for the new code (its original) before the slot points at it. */
+static bool store_code_pointer(void **slot, void *value) {
     int writable = page_writable(slot);
     void *page = (void *)((uintptr_t)slot & ~(uintptr_t)4095);
     if (writable < 0 || (writable == 0 && mprotect(page, 4096, PROT_READ | PROT_WRITE) != 0)) {
         lh_add_relaxed(&slots_unwritable, 1); /* stat */
         return false;
     }
-    /* release: the wrapper's original (stored in wrapper_for) before the slot points at it. */
-    __atomic_store_n(slot, w, __ATOMIC_RELEASE);
+    __atomic_store_n(slot, value, __ATOMIC_RELEASE);
     if (writable == 0) mprotect(page, 4096, PROT_READ);
+    return true;
+}
+
+/* Points one vtable slot at the wrapper of what it holds (pool `p`). Under the patching flag. */
+static bool patch_slot(void **slot, int p) {
+    void *fn = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    if (fn == NULL || lh_is_own_code((uintptr_t)fn)) return false;
+    void *w = wrapper_for(p, fn); /* stores the wrapper's original */
+    if (w == NULL || !store_code_pointer(slot, w)) return false;
     lh_add_relaxed(&slots_patched, 1); /* stat */
     return true;
 }
@@ -698,17 +704,11 @@ static void wrap_item_meta_call(void) {
         if (index < 0 || index >= 64) return; /* not QQuickItem's own, or beyond the mask */
         properties |= UINT64_C(1) << index;
     }
-    int writable = page_writable(slot);
-    void *page = (void *)((uintptr_t)slot & ~(uintptr_t)4095);
-    if (writable < 0 || (writable == 0 && mprotect(page, 4096, PROT_READ | PROT_WRITE) != 0)) {
-        lh_add_relaxed(&slots_unwritable, 1); /* stat */
-        return;
-    }
+    /* The original and the indices are stored before a caller can reach the wrapper (the store's
+     * release); taken back when the pointer cannot be written. */
     geometry_properties = properties;
     item_meta_call_next = (static_meta_call_fn)fn;
-    /* release: the original and the indices are stored before a caller can reach the wrapper. */
-    __atomic_store_n(slot, (void *)item_meta_call, __ATOMIC_RELEASE);
-    if (writable == 0) mprotect(page, 4096, PROT_READ);
+    if (!store_code_pointer(slot, (void *)item_meta_call)) item_meta_call_next = NULL;
 }
 
 /* What lies in Qt's other modules: the functions the adapter calls and the slots wrapped. Again
