@@ -21,7 +21,6 @@ struct QtCorpusTests {
     /// known issue flags itself the day the loop is found.
     static let knownGaps: [String: String] = [
         "jitter": "a result cause: the program reads the widget's size through QWidget::width(), inline in Qt's headers, so no read is seen",
-        "graphics_fit": "QGraphicsView's fitInView and scene changes request no widget layout: not recorded",
     ]
 
     @Test("the Qt corpus is built and complete: 8 loop and 8 healthy mechanisms, Widgets and Quick, Qt 5 and Qt 6")

@@ -219,33 +219,66 @@ struct VerdictTests {
         #expect(c.origin(ofScriptFile: "file:///usr/lib/x86_64-linux-gnu/qt5/qml/QtQuick/Controls.2/Button.qml") == .toolkit)
     }
 
+    /// A frame named `function` at `index`, symbolized in process.
+    static func frame(_ index: Int, _ module: String, _ function: String, _ origin: FrameOrigin) -> SymbolizedFrame {
+        SymbolizedFrame(index: index, pc: "0x\(index)", module: module, offset: "0x\(index)",
+                        symbols: [SourceSymbol(function: function, file: nil, line: nil)], source: .inProcess,
+                        note: nil, origin: origin)
+    }
+
     /// A QML handler's request: the native stack's only app code is the C++ that runs the event
     /// loop, further out than the QML engine; a C++ method the handler called is further in.
     @Test("the requester is the innermost of the app's native frame and its script frame")
     func requesterInnermost() {
-        func frame(_ index: Int, _ module: String, _ function: String, _ origin: FrameOrigin) -> SymbolizedFrame {
-            SymbolizedFrame(index: index, pc: "0x\(index)", module: module, offset: "0x\(index)",
-                            symbols: [SourceSymbol(function: function, file: nil, line: nil)], source: .inProcess,
-                            note: nil, origin: origin)
-        }
         let script = [SymbolizedFrame(index: 0, pc: "", module: "qml", offset: nil,
                                       symbols: [SourceSymbol(function: "fitNoteWidth", file: "qrc:/notes.qml", line: 16)],
                                       source: .script, note: nil, origin: .app)]
         let qml = "/usr/lib/x86_64-linux-gnu/libQt6Qml.so.6", core = "/usr/lib/x86_64-linux-gnu/libQt6Core.so.6"
-        let fromHandler = [frame(0, "/usr/lib/x86_64-linux-gnu/libQt6QuickLayouts.so.6", "QQuickGridLayoutBase::invalidate", .toolkit),
-                           frame(1, qml, "QV4::QObjectWrapper::setProperty", .toolkit),
-                           frame(2, core, "QObject::event", .toolkit),
-                           frame(3, "/opt/notes/notes", "Notes::run", .app),
-                           frame(4, "/opt/notes/notes", "main", .app)]
+        let fromHandler = [Self.frame(0, "/usr/lib/x86_64-linux-gnu/libQt6QuickLayouts.so.6", "QQuickGridLayoutBase::invalidate", .toolkit),
+                           Self.frame(1, qml, "QV4::QObjectWrapper::setProperty", .toolkit),
+                           Self.frame(2, core, "QObject::event", .toolkit),
+                           Self.frame(3, "/opt/notes/notes", "Notes::run", .app),
+                           Self.frame(4, "/opt/notes/notes", "main", .app)]
         #expect(Analyzer.requester(native: fromHandler, script: script, language: "qml")?.primary?.function == "fitNoteWidth")
-        let fromMethod = [frame(0, core, "QCoreApplication::postEvent", .toolkit),
-                          frame(1, "/opt/notes/notes", "Notes::relayout", .app),
-                          frame(2, qml, "QV4::QObjectMethod::callInternal", .toolkit),
-                          frame(3, "/opt/notes/notes", "main", .app)]
+        let fromMethod = [Self.frame(0, core, "QCoreApplication::postEvent", .toolkit),
+                          Self.frame(1, "/opt/notes/notes", "Notes::relayout", .app),
+                          Self.frame(2, qml, "QV4::QObjectMethod::callInternal", .toolkit),
+                          Self.frame(3, "/opt/notes/notes", "main", .app)]
         #expect(Analyzer.requester(native: fromMethod, script: script, language: "qml")?.primary?.function == "Notes::relayout")
         #expect(Analyzer.requester(native: fromHandler, script: [], language: nil)?.primary?.function == "Notes::run",
                 "no script stack: the app's native frame")
         #expect(Analyzer.requester(native: Array(fromHandler.prefix(3)), script: script, language: "qml")?.primary?.function == "fitNoteWidth")
+    }
+
+    /// A Qt slot queued by the app's signal relays out: the request's only app code is the function
+    /// that ran the event loop (`Viewer::run` calling `QApplication::exec`), which asked for nothing.
+    @Test("app code further out than the innermost event loop is not the requester")
+    func requesterInsideTheLoop() {
+        let widgets = "/usr/lib/x86_64-linux-gnu/libQt6Widgets.so.6", core = "/usr/lib/x86_64-linux-gnu/libQt6Core.so.6"
+        let viewer = "/opt/viewer/viewer"
+        let fromSlot = [Self.frame(0, widgets, "QWidgetPrivate::setVisible(bool)", .toolkit),
+                        Self.frame(1, core, "QObject::event(QEvent*)", .toolkit),
+                        Self.frame(2, core, "QCoreApplicationPrivate::sendPostedEvents(QObject*, int, QThreadData*)", .toolkit),
+                        Self.frame(3, core, "QEventLoop::exec(QFlags<QEventLoop::ProcessEventsFlag>)", .toolkit),
+                        Self.frame(4, viewer, "Viewer::run()", .app),
+                        Self.frame(5, viewer, "main", .app)]
+        #expect(Analyzer.requester(native: fromSlot, script: [], language: nil) == nil)
+        let fromCallback = [Self.frame(0, core, "QCoreApplication::postEvent(QObject*, QEvent*, int)", .toolkit),
+                            Self.frame(1, viewer, "Viewer::refit()", .app)] + fromSlot.dropFirst().map {
+            Self.frame($0.index + 1, $0.module ?? "", $0.primary?.function ?? "", $0.origin)
+        }
+        #expect(Analyzer.requester(native: fromCallback, script: [], language: nil)?.primary?.function == "Viewer::refit()")
+        let nested = [Self.frame(0, core, "QCoreApplication::postEvent(QObject*, QEvent*, int)", .toolkit),
+                      Self.frame(1, viewer, "Viewer::onAccepted()", .app),
+                      Self.frame(2, core, "QEventLoop::exec(QFlags<QEventLoop::ProcessEventsFlag>)", .toolkit),
+                      Self.frame(3, widgets, "QDialog::exec()", .toolkit),
+                      Self.frame(4, viewer, "Viewer::askName()", .app)] + fromSlot.dropFirst().map {
+            Self.frame($0.index + 4, $0.module ?? "", $0.primary?.function ?? "", $0.origin)
+        }
+        #expect(Analyzer.requester(native: nested, script: [], language: nil)?.primary?.function == "Viewer::onAccepted()",
+                "a dialog's loop inside a callback: the code inside the innermost loop")
+        #expect(FrameClassifier.isEventLoop(Self.frame(0, "/lib/libglib-2.0.so.0", "g_main_context_dispatch", .toolkit)))
+        #expect(!FrameClassifier.isEventLoop(Self.frame(0, viewer, "Viewer::run()", .app)))
     }
 
     @Test("your code is the program's own modules, never a system library")

@@ -175,39 +175,66 @@ static uint32_t claim(size_t *out_index) {
     return gen_of(next);
 }
 
-lh_cause_ref lh_cause_born(lh_tls *t, unsigned hook, uintptr_t callback) {
-    lh_cause_kind kind = lh_cause_context(t);
-    if (kind == LH_CAUSE_OUTSIDE || recs == NULL) return 0;
-    uint32_t depth = 1;
-    lh_cause_ref parent = 0;
-    bool from_geometry = kind == LH_CAUSE_GEOMETRY_CHANGE;
-    if (kind == LH_CAUSE_DEFERRED) {
-        lh_cause_ref running = lh_cause_tls_data.dispatch;
-        cause_rec *p = rec_of(running);
-        uint32_t pdepth = p != NULL ? p->depth : LH_CAUSE_CHAIN; /* (a racing take-over: checked by retain) */
-        depth = pdepth + 1;
-        if (pdepth < LH_CAUSE_CHAIN && lh_cause_retain(running)) parent = running;
-        from_geometry = lh_cause_from_geometry_change(running);
-    }
+lh_cause_origin lh_cause_origin_now(const lh_tls *t) {
+    lh_cause_origin o = {lh_cause_context(t), 0, 1, false};
+    if (o.kind == LH_CAUSE_GEOMETRY_CHANGE) o.from_geometry = true;
+    if (o.kind != LH_CAUSE_DEFERRED || recs == NULL) return o;
+    lh_cause_ref running = lh_cause_tls_data.dispatch;
+    cause_rec *p = rec_of(running);
+    uint32_t pdepth = p != NULL ? p->depth : LH_CAUSE_CHAIN; /* (a racing take-over: checked by retain) */
+    o.depth = pdepth + 1;
+    if (pdepth < LH_CAUSE_CHAIN && lh_cause_retain(running)) o.parent = running;
+    o.from_geometry = lh_cause_from_geometry_change(running);
+    return o;
+}
+
+void lh_cause_origin_drop(lh_cause_origin *o) {
+    if (o->parent != 0) lh_cause_release(o->parent);
+    o->parent = 0;
+}
+
+/* A record of `o` (its parent reference passed on to it), with the caller's stack when `pcs` is
+ * NULL, else with those `pc_count` frames. */
+static lh_cause_ref born_of(lh_cause_origin *o, unsigned hook, uintptr_t callback, const uintptr_t *pcs,
+                            uint32_t pc_count) {
+    if (o->kind == LH_CAUSE_OUTSIDE || recs == NULL) return 0;
     size_t i;
     uint32_t gen = claim(&i);
     if (gen == 0) {
-        if (parent != 0) lh_cause_release(parent);
+        lh_cause_origin_drop(o);
         return 0;
     }
     cause_rec *r = &recs[i];
-    r->kind = kind;
+    r->kind = o->kind;
     r->hook = hook;
-    r->depth = depth;
-    r->from_geometry = from_geometry;
-    r->parent = parent;
+    r->depth = o->depth;
+    r->from_geometry = o->from_geometry;
+    r->parent = o->parent;
+    o->parent = 0; /* the record's now */
     r->callback = callback;
     r->born_ns = lh_now_ns();
-    r->pc_count = lh_cause_capture_stack(r->pcs, LH_CAUSE_PCS);
+    if (pcs == NULL) {
+        r->pc_count = lh_cause_capture_stack(r->pcs, LH_CAUSE_PCS);
+    } else {
+        r->pc_count = pc_count < LH_CAUSE_PCS ? pc_count : LH_CAUSE_PCS;
+        memcpy(r->pcs, pcs, r->pc_count * sizeof *pcs);
+    }
     lh_add_relaxed(&born, 1); /* stat */
     lh_add_relaxed(&live, 1);
     /* The reference is handed out only from here on (plain return to our caller, same thread). */
     return ref_for(i, gen);
+}
+
+lh_cause_ref lh_cause_born(lh_tls *t, unsigned hook, uintptr_t callback) {
+    if (recs == NULL || lh_cause_context(t) == LH_CAUSE_OUTSIDE) return 0;
+    lh_cause_origin o = lh_cause_origin_now(t);
+    return born_of(&o, hook, callback, NULL, 0);
+}
+
+lh_cause_ref lh_cause_born_later(lh_cause_origin *o, unsigned hook, uintptr_t callback, const uintptr_t *pcs,
+                                 uint32_t pc_count) {
+    static const uintptr_t none[1];
+    return born_of(o, hook, callback, pcs != NULL ? pcs : none, pcs != NULL ? pc_count : 0);
 }
 
 /* Return addresses this close after a callback's entry are taken to be inside it. */

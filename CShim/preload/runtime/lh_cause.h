@@ -158,6 +158,23 @@ static inline lh_cause_kind lh_cause_context(const lh_tls *t) {
  * pool cannot give one): kind, parent (the running callback's record, retained), `hook`, `callback`
  * and the caller's stack. Guard held. */
 lh_cause_ref lh_cause_born(lh_tls *t, unsigned hook, uintptr_t callback) LH_HIDDEN;
+/* What a record born later needs of the context now: a call scheduled where the scheduling itself
+ * is not seen (a queued connection of a signal emitted now: Qt posts its event inside QtCore) is
+ * noted cheaply at the emission, and gets its record only if the call is delivered. */
+typedef struct lh_cause_origin {
+    lh_cause_kind kind;  /* the context (LH_CAUSE_OUTSIDE: nothing to carry) */
+    lh_cause_ref parent; /* deferred: the running callback's record, retained (0: none kept) */
+    uint32_t depth;
+    bool from_geometry;
+} lh_cause_origin;
+/* The context now (its parent retained: give it to lh_cause_born_later or lh_cause_origin_drop). */
+lh_cause_origin lh_cause_origin_now(const lh_tls *t) LH_HIDDEN;
+void lh_cause_origin_drop(lh_cause_origin *o) LH_HIDDEN;
+/* A record of an origin noted earlier (its parent reference goes to the record), with the adding
+ * stack captured then (`pcs`, `pc_count`; NULL: none was, the code that added the call is no
+ * longer running). 0 when none (outside, pool). Guard held. */
+lh_cause_ref lh_cause_born_later(lh_cause_origin *o, unsigned hook, uintptr_t callback, const uintptr_t *pcs,
+                                 uint32_t pc_count) LH_HIDDEN;
 /* One more reference to the record `ref` names (false: it is gone). */
 bool lh_cause_retain(lh_cause_ref ref) LH_HIDDEN;
 /* Gives a reference back (its source ended, or its first dispatch is over); its parent goes with

@@ -90,6 +90,8 @@ static _Atomic uint64_t classes_seen, classes_patched, slots_patched, slots_unwr
 static _Atomic uint64_t objects_noted, objects_dropped, objects_looked_at, objects_forgotten, quick_frames, widget_frames;
 static _Atomic uint64_t patch_skipped_busy, notify_patched;
 
+bool lh_qt_gui_thread(void) { return gui_thread; }
+
 const lh_qt_api *lh_qt(void) {
     /* acquire: pairs with the release that publishes `api`. */
     return lh_load_acquire(&state) == QT_ON ? &api : NULL;
@@ -309,8 +311,8 @@ static bool deliver(notify_fn orig, void *app, void *receiver, void *event, unsi
 
 static inline bool watched_event(unsigned type) {
     if (type == QE_RESIZE || type == QE_LAYOUT_REQUEST || type == QE_UPDATE_REQUEST) return true;
-    return (type == QE_META_CALL || type == QE_TIMER || type == QE_QML_TIMER_TICK || type == QE_QML_TIMER_TRIGGERED) &&
-           lh_qt_causes_pending();
+    if (type == QE_META_CALL) return lh_qt_causes_pending() || lh_qt_signals_pending();
+    return (type == QE_TIMER || type == QE_QML_TIMER_TICK || type == QE_QML_TIMER_TRIGGERED) && lh_qt_causes_pending();
 }
 
 #define notify_WRAPPER(i)                                                                           \
@@ -528,7 +530,7 @@ static LH_NOINLINE bool deliver(notify_fn orig, void *app, void *receiver, void 
     lh_cause_ref ref;
     {
         LH_GUARDED(t);
-        ref = lh_qt_causes_take(receiver, &callback);
+        ref = lh_qt_causes_take(receiver, event, type, &callback);
     }
     if (ref == 0) return orig(app, receiver, event);
     lh_cause_outer outer = lh_cause_dispatch_begin(ref, callback);
@@ -560,6 +562,7 @@ static void at_iteration(lh_tls *t, uint64_t now) {
         lh_modules_generation() != resolved_generation)
         resolve_modules();
     look_at_noted();
+    lh_qt_causes_iteration_done();
     if (between_frames_clock != NULL) {
         lh_relayout_laid_out_between_frames(t, between_frames_clock);
         between_frames_clock = NULL;
@@ -758,6 +761,7 @@ static int probe(void) {
         return QT_OFF;
     }
     api.event_type_offset = api.major == 5 ? 16 : 8; /* after the vptr (and, in Qt 5, QEventPrivate *d) */
+    api.meta_call_sender_offset = 24;
     api.app_self = lh_host_data("_ZN16QCoreApplication4selfE");
     RESOLVE(class_name, "_ZNK11QMetaObject9classNameEv");
     RESOLVE(object_name, "_ZNK7QObject10objectNameEv");

@@ -37,6 +37,9 @@ typedef struct lh_qt_rect {
 typedef struct lh_qt_api {
     int major;                      /* 5 or 6 */
     unsigned event_type_offset;     /* QEvent::t: 16 in Qt 5, 8 in Qt 6 */
+    /* QAbstractMetaCallEvent::sender_ (qobject_p.h: int signalId_, then the sender): 24 in Qt 5.15
+     * and Qt 6 (after QEvent's 20 or 16 bytes and the int), checked with gdb on both. */
+    unsigned meta_call_sender_offset;
     void *const *app_self;          /* QCoreApplication::self */
     const char *(*class_name)(const void *meta_object);           /* QMetaObject::className */
     void (*object_name)(void *string_out, const void *object);     /* QObject::objectName (QString) */
@@ -77,6 +80,8 @@ extern __thread lh_qt_delivery lh_qt_delivering __attribute__((tls_model("initia
 
 /* The API when Qt is on in this process, else NULL. */
 const lh_qt_api *lh_qt(void) LH_HIDDEN;
+/* Whether this thread made the application (Qt's GUI thread). */
+bool lh_qt_gui_thread(void) LH_HIDDEN;
 /* The kind of `object` (LH_QT_*), from its class; the object is alive. */
 int lh_qt_kind(const void *object) LH_HIDDEN;
 /* The clock whose frames lay out `root` (the root of a widget tree, or of a Quick item tree): a
@@ -145,11 +150,19 @@ void lh_qt_connect_ends(unsigned hook, uintptr_t token, void *returned, void *re
 /* A QObject was made on the GUI thread while a scheduling call runs: it carries the call's cause
  * (QTimer::singleShot's private timer object). */
 void lh_qt_causes_object_made(const void *object) LH_HIDDEN;
-/* An event is about to be delivered to `receiver`: the cause record a scheduling call left for it
- * (0: none; taken: the delivery's own). */
-lh_cause_ref lh_qt_causes_take(const void *receiver, uintptr_t *callback) LH_HIDDEN;
-/* Whether any receiver carries a cause (the delivery's fast path asks). */
+/* Event `event` of type `type` is about to be delivered to `receiver`: the cause record a scheduling
+ * call left for it, or, for a queued call, a signal its sender emitted in a layout-caused context
+ * (0: none; taken: the delivery's own). Guard held. */
+lh_cause_ref lh_qt_causes_take(const void *receiver, const void *event, unsigned type, uintptr_t *callback) LH_HIDDEN;
+/* Whether any receiver carries a cause (the delivery's fast path asks; and an iteration with one
+ * waiting is not the loop's sleep). */
 bool lh_qt_causes_pending(void) LH_HIDDEN;
+/* Whether a signal emitted in a layout-caused context may still reach a queued call (the delivery's
+ * fast path asks for queued calls). */
+bool lh_qt_signals_pending(void) LH_HIDDEN;
+/* An iteration of the GUI thread's loop ended: signals noted two iterations ago are forgotten (their
+ * queued calls, posted inside QtCore, were delivered by now). */
+void lh_qt_causes_iteration_done(void) LH_HIDDEN;
 /* `object` is being destroyed: what the causes keep of it goes. */
 void lh_qt_causes_forget(const void *object) LH_HIDDEN;
 /* The causes' part of the "qt" summary section. */

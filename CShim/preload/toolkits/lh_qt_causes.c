@@ -33,7 +33,7 @@
 #include "lh_relayout.h"
 #include "lh_vfunc_pools.h"
 
-enum { QE_LAYOUT_REQUEST = 76 };
+enum { QE_META_CALL = 43, QE_LAYOUT_REQUEST = 76 };
 
 /* The widget of the setter running on this thread (NULL: none). */
 static __thread const void *setter_widget __attribute__((tls_model("initial-exec")));
@@ -82,9 +82,109 @@ static void wait_for(const void *receiver, lh_cause_ref ref, uintptr_t callback)
     lh_add_relaxed(&waiting_count, 1);
 }
 
-lh_cause_ref lh_qt_causes_take(const void *receiver, uintptr_t *callback) {
-    for (size_t i = 0; i < WAITING; i++) {
-        if (waiting[i].receiver != receiver || receiver == NULL) continue;
+/* ---- signals emitted in a layout-caused context --------------------------------------------------
+ *
+ * A queued connection's call is posted inside QtCore (QMetaObject::activate posts a QMetaCallEvent
+ * to the receiver; no PLT call there to see), so the scheduling cannot be seen, only the emission:
+ * QMetaObject::activate, called by the sender's moc code outside QtCore (QScrollBar's rangeChanged,
+ * which QAbstractScrollArea takes through a queued connection to lay its scroll bars and viewport
+ * out again). A signal emitted while layout runs, or in a callback layout scheduled, is noted with
+ * its sender and the context's origin (no record yet: most emissions reach no queued call); a
+ * queued call whose event names that sender (the event's sender_) is then delivered with a record
+ * born of the origin. The emitting stack is kept when the emission runs in a callback layout
+ * scheduled (that code closes the loop: the report names it), at most EMITTED_STACKS an iteration;
+ * not in layout itself, nor in a Quick item's geometry change, where a polish or an animation
+ * emits hundreds of signals a frame. Noted signals are
+ * forgotten two iterations later: Qt delivers the events posted in one pass of its posted events
+ * in the next. GUI thread. */
+#define EMITTED 16
+#define EMITTED_STACKS 16
+/* The senders apart from the rest: every emission in a layout-caused context scans them (two cache
+ * lines); a Quick polish makes thousands a second, nearly all of them new senders. */
+static const void *emitted_sender[EMITTED];
+static struct {
+    lh_cause_origin origin;
+    uint32_t age; /* iterations ended since the emission */
+    uint32_t pc_count;
+    uintptr_t pcs[LH_CAUSE_PCS];
+} emitted[EMITTED];
+static uint32_t emitted_next; /* when all are taken, the one to replace (round robin: the oldest) */
+static uint32_t stacks_this_iteration;
+static _Atomic uint32_t emitted_count; /* relaxed: a hint for the event fast path */
+static _Atomic uint64_t signals_noted, signals_delivered;
+
+bool lh_qt_signals_pending(void) { return lh_load_relaxed(&emitted_count) != 0; }
+
+static void emitted_forget(size_t i) {
+    lh_cause_origin_drop(&emitted[i].origin);
+    emitted_sender[i] = NULL;
+    lh_sub_relaxed(&emitted_count, 1);
+}
+
+/* `sender` emitted a signal in a layout-caused context (guard held, GUI thread). The first origin
+ * noted for a sender stays until its call comes or it is forgotten. */
+static void signal_noted(lh_tls *t, const void *sender) {
+    size_t slot = EMITTED;
+    for (size_t i = 0; i < EMITTED; i++) {
+        if (emitted_sender[i] == sender) return;
+        if (emitted_sender[i] == NULL && slot == EMITTED) slot = i;
+    }
+    if (slot == EMITTED) {
+        slot = emitted_next++ % EMITTED;
+        emitted_forget(slot);
+    }
+    lh_cause_origin o = lh_cause_origin_now(t);
+    if (o.kind == LH_CAUSE_OUTSIDE) return;
+    emitted_sender[slot] = sender;
+    emitted[slot].origin = o;
+    emitted[slot].age = 0;
+    emitted[slot].pc_count = 0;
+    if (o.kind == LH_CAUSE_DEFERRED && stacks_this_iteration < EMITTED_STACKS) {
+        stacks_this_iteration++;
+        emitted[slot].pc_count = lh_cause_capture_stack(emitted[slot].pcs, LH_CAUSE_PCS);
+    }
+    lh_add_relaxed(&emitted_count, 1);
+    lh_add_relaxed(&signals_noted, 1); /* stat */
+}
+
+void lh_qt_causes_iteration_done(void) {
+    stacks_this_iteration = 0;
+    if (lh_load_relaxed(&emitted_count) == 0) return;
+    for (size_t i = 0; i < EMITTED; i++) {
+        if (emitted_sender[i] != NULL && ++emitted[i].age >= 2) emitted_forget(i);
+    }
+}
+
+/* The sender a queued call's event names (NULL: none, as every call posted by invokeMethod,
+ * QMetaMethod::invoke or a zero single-shot has). */
+static const void *event_sender(const lh_qt_api *q, const void *event, unsigned type) {
+    if (type != QE_META_CALL || event == NULL) return NULL;
+    return *(const void *const *)((const char *)event + q->meta_call_sender_offset);
+}
+
+/* A queued call of `sender`'s signal about to be delivered: a record of the signal's origin (0: none). */
+static lh_cause_ref signal_take(const void *sender) {
+    for (size_t i = 0; i < EMITTED && lh_load_relaxed(&emitted_count) != 0; i++) {
+        if (emitted_sender[i] != sender) continue;
+        lh_cause_ref ref = lh_cause_born_later(&emitted[i].origin, LH_HOOK__ZN11QMetaObject8activateEP7QObjectPKS_iPPv, 0,
+                                               emitted[i].pcs, emitted[i].pc_count);
+        emitted_forget(i);
+        if (ref != 0) lh_add_relaxed(&signals_delivered, 1); /* stat */
+        return ref;
+    }
+    return 0;
+}
+
+/* A queued call that names a sender is a signal's: never the scheduling call a receiver's record is
+ * waiting for (that call's event, delivered after it, takes the record). */
+lh_cause_ref lh_qt_causes_take(const void *receiver, const void *event, unsigned type, uintptr_t *callback) {
+    *callback = 0;
+    const lh_qt_api *q = lh_qt();
+    if (q == NULL || receiver == NULL) return 0;
+    const void *sender = event_sender(q, event, type);
+    if (sender != NULL) return signal_take(sender);
+    for (size_t i = 0; i < WAITING && lh_load_relaxed(&waiting_count) != 0; i++) {
+        if (waiting[i].receiver != receiver) continue;
         lh_cause_ref ref = waiting[i].ref;
         *callback = waiting[i].callback;
         waiting[i].receiver = NULL;
@@ -96,6 +196,9 @@ lh_cause_ref lh_qt_causes_take(const void *receiver, uintptr_t *callback) {
 }
 
 void lh_qt_causes_forget(const void *object) {
+    for (size_t i = 0; i < EMITTED && lh_load_relaxed(&emitted_count) != 0; i++) {
+        if (emitted_sender[i] == object && object != NULL) emitted_forget(i);
+    }
     if (lh_load_relaxed(&waiting_count) == 0) return;
     for (size_t i = 0; i < WAITING; i++) {
         if (waiting[i].receiver != object || object == NULL) continue;
@@ -251,11 +354,23 @@ static LH_NOINLINE void qml_timer_signal(void *timer, const void *meta, int loca
     scheduled_done(schedule(LH_HOOK__ZN11QMetaObject8activateEP7QObjectPKS_iPPv, timer, 0));
 }
 
-/* The hook row's body (lh_hooks.def): one comparison, then the original (a tail call). */
+/* Any other signal emitted in a layout-caused context: its queued calls may carry the cause. */
+static LH_NOINLINE void signal_in_context(const void *sender) {
+    lh_tls *t = &lh_tls_data;
+    if (sender == NULL || t->guard != 0 || !lh_active(LH_FAMILY_LAYOUT) || !lh_cause_ready() || lh_qt() == NULL ||
+        !lh_qt_gui_thread())
+        return;
+    LH_GUARDED(t);
+    signal_noted(t, sender);
+}
+
+/* The hook row's body (lh_hooks.def): two comparisons (the second a few thread-local loads), then
+ * the original (a tail call). */
 LH_EXPORT void _ZN11QMetaObject8activateEP7QObjectPKS_iPPv(void *sender, const void *meta, int local_signal, void **args) {
     __typeof__(lh_real__ZN11QMetaObject8activateEP7QObjectPKS_iPPv) real =
         LH_ORIGINAL(_ZN11QMetaObject8activateEP7QObjectPKS_iPPv);
     if (LH_UNLIKELY(meta == lh_load_relaxed(&lh_qt_timer_meta))) qml_timer_signal(sender, meta, local_signal);
+    else if (LH_UNLIKELY(lh_cause_context(&lh_tls_data) != LH_CAUSE_OUTSIDE)) signal_in_context(sender);
     if (LH_LIKELY(real != NULL)) real(sender, meta, local_signal, args);
 }
 
@@ -349,5 +464,7 @@ void lh_qt_causes_summary(lh_json *j) {
     lh_json_u64(j, "calls_dropped", lh_load_relaxed(&scheduled_dropped));
     lh_json_u64(j, "connections_from_layout", lh_load_relaxed(&connections_from_layout));
     lh_json_u64(j, "connections_called_with_cause", lh_load_relaxed(&connections_called));
+    lh_json_u64(j, "signals_from_layout", lh_load_relaxed(&signals_noted));
+    lh_json_u64(j, "queued_signal_calls_with_cause", lh_load_relaxed(&signals_delivered));
     lh_json_end_object(j);
 }

@@ -334,9 +334,10 @@ public struct Analyzer: Sendable {
             findingCause(cause, executable: executable, callback: callback, lookups: lookups, inProcessNames: inProcessNames)
         }
         // `where`: the code that re-requested layout; for a request made where no app code is on
-        // the stack (an interpreter's, the toolkit's), the app callback that carried it.
+        // the stack (an interpreter's, the toolkit's), the app callback that carried it, else the
+        // app code that scheduled that callback (a toolkit slot queued by the app's signal).
         let appFrame = cause?.requester ?? cause?.addedBy.first?.callback.flatMap { $0.origin == .app ? $0 : nil }
-            ?? Self.appFrame(of: stack)
+            ?? cause?.addedBy.first?.adder ?? Self.appFrame(of: stack)
         return Finding(
             id: id,
             kind: representative.kind,
@@ -394,7 +395,8 @@ public struct Analyzer: Sendable {
     /// A report's cause, symbolized. The requester is the first (innermost) frame of the app's own
     /// code in the request's stack, with or without a source location: the caller of the toolkit's
     /// setter is the code to change, not a deeper function that has debug information (the
-    /// program's entry does not count: a request whose only app frame is `main` was made by the
+    /// program's entry does not count, nor app code further out than the innermost event loop: a
+    /// request whose only app frames are `main` or the function that ran the loop was made by the
     /// toolkit or an interpreter on the app's behalf, and has none).
     private func findingCause(_ cause: ReportCause, executable: String, callback: (Frame) -> SymbolizedFrame,
                               lookups: [CodeAddress: SymbolLookup], inProcessNames: [String: String]) -> FindingCause {
@@ -423,7 +425,8 @@ public struct Analyzer: Sendable {
     /// in (a C++ method the script called), that method is.
     package static func requester(native: [SymbolizedFrame], script: [SymbolizedFrame], language: String?) -> SymbolizedFrame? {
         let scriptApp = script.first { $0.origin == .app }
-        guard let nativeApp = ownAppFrame(of: native, preferringSource: false) else { return scriptApp }
+        let insideLoop = native.firstIndex(where: FrameClassifier.isEventLoop).map { Array(native[..<$0]) } ?? native
+        guard let nativeApp = ownAppFrame(of: insideLoop, preferringSource: false) else { return scriptApp }
         guard let scriptApp, let language,
               let engine = native.firstIndex(where: { FrameClassifier.isScriptEngine($0.module, language: language) }),
               let own = native.firstIndex(where: { $0.index == nativeApp.index }), engine < own else { return nativeApp }

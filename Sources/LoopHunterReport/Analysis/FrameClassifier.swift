@@ -52,6 +52,25 @@ public struct FrameClassifier: Sendable {
         "main", "_start", "__libc_start_main", "__libc_start_call_main", "wmain",
     ]
 
+    /// Functions that run an event loop (or one pass of it), by name without their arguments: app
+    /// code further out than one of these started the loop (`MyApp::run()` calling
+    /// `QApplication::exec()`), it did not make a request the loop's callbacks made.
+    public static let eventLoopFunctions: Set<String> = [
+        "g_main_context_iteration", "g_main_context_dispatch", "g_main_loop_run", "g_application_run",
+        "gtk_main", "gtk_main_iteration", "gtk_main_iteration_do", "gtk_dialog_run",
+        "QEventLoop::exec", "QEventLoop::processEvents", "QCoreApplication::exec", "QGuiApplication::exec",
+        "QApplication::exec", "QCoreApplication::processEvents", "QCoreApplication::sendPostedEvents",
+        "QCoreApplicationPrivate::sendPostedEvents", "QDialog::exec", "QEventDispatcherGlib::processEvents",
+        "QEventDispatcherUNIX::processEvents", "tk_loop_run", "tk_source_dispatch",
+    ]
+
+    /// Whether `frame` runs an event loop (``eventLoopFunctions``).
+    public static func isEventLoop(_ frame: SymbolizedFrame) -> Bool {
+        guard let function = frame.primary?.function else { return false }
+        let name = function.firstIndex(of: "(").map { String(function[..<$0]) } ?? function
+        return eventLoopFunctions.contains(name)
+    }
+
     public init(toolkitPrefixes: [String] = FrameClassifier.defaultToolkitPrefixes,
                 systemDirectories: [String] = FrameClassifier.defaultSystemDirectories) {
         self.toolkitPrefixes = toolkitPrefixes

@@ -18,6 +18,7 @@ struct Counts {
   unsigned long framesWith = 0;
   unsigned long frameRun = 0, longestFrameRun = 0;
   unsigned long undriven = 0;
+  unsigned long undrivenRun = 0, longestUndrivenRun = 0; // consecutive frames with layout, none driven
   unsigned long driveMark = 0;
   bool sinceFrame = false;
   double first = -1, last = -1, maxGap = 0;
@@ -150,11 +151,18 @@ static void frameCounts(Counts &c, unsigned long drives) {
       if (c.perSecond.size() <= size_t(t)) c.perSecond.resize(size_t(t) + 1, 0);
       c.perSecond[size_t(t)]++;
     }
-    if (drives == c.driveMark) c.undriven++;
+    if (drives == c.driveMark) {
+      c.undriven++;
+      c.undrivenRun++;
+      if (c.undrivenRun > c.longestUndrivenRun) c.longestUndrivenRun = c.undrivenRun;
+    } else {
+      c.undrivenRun = 0;
+    }
     c.driveMark = drives;
     c.sinceFrame = false;
   } else {
     c.frameRun = 0;
+    c.undrivenRun = 0;
   }
 }
 
@@ -343,9 +351,10 @@ static void printSelfcheck() {
     fprintf(stderr,
             "selfcheck: object=%s class=%s window=%s layouts=%lu iterations_with_layout=%lu "
             "frames_with_layout=%lu frames=%lu longest_frame_run=%lu undriven_frames=%lu "
-            "first=%.2f max_gap_ms=%.0f",
+            "longest_undriven_run=%lu first=%.2f max_gap_ms=%.0f",
             qPrintable(o.name), qPrintable(o.cls), wname.constData(), o.layouts, o.itersWith,
-            o.framesWith, frames, o.longestFrameRun, o.undriven, o.first, o.maxGap * 1000);
+            o.framesWith, frames, o.longestFrameRun, o.undriven, o.longestUndrivenRun, o.first,
+            o.maxGap * 1000);
     printCounts(o);
     fputc('\n', stderr);
   }
