@@ -14,8 +14,9 @@
  *   - QQuickItem::polish: a request on the item, counted against its polishes (the program's C++
  *     items and Qt Quick Layouts call it through the PLT; QtQuick's own items do not).
  * Causes carried: a call scheduled while layout runs, or by a callback layout scheduled
- * (QMetaObject::invokeMethodImpl, QTimer::singleShotImpl, QTimer::singleShot by slot name, a QML
- * Timer started: its runningChanged through QMetaObject::activate) gets a
+ * (QMetaObject::invokeMethodImpl, QTimer::singleShotImpl, QTimer::singleShot by slot name,
+ * QTimer::start, QObject::startTimer, a QML Timer started: its runningChanged through
+ * QMetaObject::activate) gets a
  * cause record (lh_cause_born: its kind, the adding stack, the slot's code). The record waits on the
  * call's receiver (and on any object the call made meanwhile: Qt 5's single-shot timer object) until
  * Qt delivers a timer or queued-call event to it: that first delivery runs as a dispatch with the
@@ -330,6 +331,23 @@ uintptr_t lh_qt_single_shot_named_begins(unsigned hook, int msec, const void *re
 
 void lh_qt_single_shot_named_ends(unsigned hook, uintptr_t token, int msec, const void *receiver, const char *member) {
     (void)hook, (void)msec, (void)receiver, (void)member;
+    scheduled_done(token);
+}
+
+uintptr_t lh_qt_timer_begins(unsigned hook, void *object, ...) { return schedule(hook, object, 0); }
+
+void lh_qt_timer_ends(unsigned hook, uintptr_t token, void *object, ...) {
+    (void)hook, (void)object;
+    scheduled_done(token);
+}
+
+uintptr_t lh_qt_start_timer_begins(unsigned hook, void *object, int msec, int type) {
+    (void)msec, (void)type;
+    return schedule(hook, object, 0);
+}
+
+void lh_qt_start_timer_ends(unsigned hook, uintptr_t token, int id, void *object, int msec, int type) {
+    (void)hook, (void)id, (void)object, (void)msec, (void)type;
     scheduled_done(token);
 }
 

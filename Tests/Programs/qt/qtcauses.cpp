@@ -5,6 +5,8 @@
  */
 #include "qtcauses.h"
 
+#include <cmath>
+
 #include <sys/resource.h>
 
 namespace cause {
@@ -62,6 +64,11 @@ static State &g() {
 
 double elapsed() {
   return g().clock.isValid() ? g().clock.nsecsElapsed() / 1e9 : 0.0;
+}
+
+double triangleWave(double period) {
+  const double phase = std::fmod(elapsed() / period, 1.0);
+  return phase < 0.5 ? 2 * phase : 2 - 2 * phase;
 }
 
 void note(const char *format, ...) {
@@ -215,6 +222,16 @@ void watch(QObject *o) {
 }
 
 #ifdef QT_WIDGETS_LIB
+void resizeWindowWidth(QWidget *window, int low, int high, int height, int everyMs) {
+  auto *timer = new QTimer(window);
+  QObject::connect(timer, &QTimer::timeout, window, [window, low, high, height]() {
+    const int width = low + int((high - low) * triangleWave(2.0));
+    drive(window);
+    window->resize(width, height);
+  });
+  timer->start(everyMs);
+}
+
 void watchWidgetWindow(QWidget *w) {
   Window win;
   win.name = interestingName(w->objectName()) ? w->objectName() : QStringLiteral("main-window");

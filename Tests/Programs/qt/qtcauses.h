@@ -100,6 +100,9 @@ namespace cause {
 void init(const char *name);
 const char *programName();
 double elapsed();
+/* A triangle wave of period `period` seconds over the run's time: 0 at the start of each period,
+ * 1 half way, 0 again at its end (what the healthy drivers move a size or a position along). */
+double triangleWave(double period);
 void note(const char *format, ...) __attribute__((format(printf, 1, 2)));
 void drive(QObject *context = nullptr);
 void rerequest();
@@ -108,6 +111,9 @@ void watch(QObject *object);
 int run();
 #ifdef QT_WIDGETS_LIB
 void watchWidgetWindow(QWidget *window);
+/* The healthy "user drags the border" driver: every `everyMs` a timer (a child of `window`) resizes
+ * the window to `height` tall and low + (high - low) x triangleWave(2 s) wide, a drive each time. */
+void resizeWindowWidth(QWidget *window, int low, int high, int height, int everyMs = 50);
 #endif
 #ifdef QT_QUICK_LIB
 void watchQuickWindow(QQuickWindow *window);

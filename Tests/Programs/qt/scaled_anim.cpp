@@ -13,7 +13,6 @@
 
 #include <QFrame>
 #include <QHBoxLayout>
-#include <cmath>
 
 int main(int argc, char **argv) {
   cause::init("scaled-anim");
@@ -35,8 +34,7 @@ int main(int argc, char **argv) {
 
   QTimer tick;
   QObject::connect(&tick, &QTimer::timeout, thumb, [track, thumb]() {
-    const double phase = std::fmod(cause::elapsed() / 2.0, 1.0);
-    const double wave = phase < 0.5 ? 2 * phase : 2 - 2 * phase;
+    const double wave = cause::triangleWave(2.0);
     cause::drive(thumb);
     thumb->setGeometry(int((track->width() - 20) * wave), 2, 20, 20);
   });

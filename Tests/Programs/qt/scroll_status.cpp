@@ -22,7 +22,6 @@
 #include <QResizeEvent>
 #include <QScrollArea>
 #include <QVBoxLayout>
-#include <cmath>
 
 class ViewportArea : public QScrollArea {
   Q_OBJECT
@@ -67,14 +66,7 @@ int main(int argc, char **argv) {
       Qt::QueuedConnection);
   window.resize(300, 320);
 
-  QTimer resize;
-  QObject::connect(&resize, &QTimer::timeout, &window, [&window]() {
-    const double phase = std::fmod(cause::elapsed() / 2.0, 1.0);
-    const int width = 300 + int(220 * (phase < 0.5 ? 2 * phase : 2 - 2 * phase));
-    cause::drive(&window);
-    window.resize(width, 320);
-  });
-  resize.start(50);
+  cause::resizeWindowWidth(&window, 300, 520, 320);
   cause::watchWidgetWindow(&window);
   return cause::run();
 }

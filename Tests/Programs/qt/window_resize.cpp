@@ -14,7 +14,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <cmath>
 
 int main(int argc, char **argv) {
   cause::init("window-resize");
@@ -37,14 +36,7 @@ int main(int argc, char **argv) {
   column->addLayout(buttons);
   window.resize(300, 200);
 
-  QTimer resize;
-  QObject::connect(&resize, &QTimer::timeout, &window, [&window]() {
-    const double phase = std::fmod(cause::elapsed() / 2.0, 1.0);
-    const int width = 300 + int(200 * (phase < 0.5 ? 2 * phase : 2 - 2 * phase));
-    cause::drive(&window);
-    window.resize(width, 200);
-  });
-  resize.start(50);
+  cause::resizeWindowWidth(&window, 300, 500, 200);
   cause::watchWidgetWindow(&window);
   return cause::run();
 }
