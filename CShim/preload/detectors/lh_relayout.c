@@ -256,7 +256,12 @@ static lh_cause_kind classify(lh_tls *t, const lh_toolkit *tk, const void *widge
         *clock = clock_of(t, tk, widget, root);
         if (*clock != NULL && *clock == c->phase_clock) return LH_CAUSE_IN_LAYOUT;
     }
-    if (kind == LH_CAUSE_OUTSIDE && c->dispatch != 0) kind = LH_CAUSE_DEFERRED;
+    /* A callback chain that has not passed through layout for more hops than a record keeps
+     * (a blink started once by layout, each run starting the next) is the chain's own doing now:
+     * a loop passes through layout (or a geometry change) every round, where its chain begins
+     * again. */
+    if (kind == LH_CAUSE_OUTSIDE && c->dispatch != 0 && lh_cause_depth(c->dispatch) <= LH_CAUSE_CHAIN)
+        kind = LH_CAUSE_DEFERRED;
     if (kind == LH_CAUSE_OUTSIDE && lh_cause_was_read(t, widget, layouts)) kind = LH_CAUSE_RESULT;
     if (kind == LH_CAUSE_OUTSIDE && (*child = lh_cause_child_read(t, widget)) != NULL) kind = LH_CAUSE_RESULT;
     if (kind != LH_CAUSE_OUTSIDE) *clock = clock_of(t, tk, widget, root);

@@ -285,15 +285,29 @@ gone:
     return false;
 }
 
-bool lh_cause_from_geometry_change(lh_cause_ref ref) {
+/* A record's depth and origin, copied under its generation (false: it is gone). acquire, then the
+ * generation again after the reads: as lh_cause_read. */
+static bool chain_of(lh_cause_ref ref, uint32_t *depth, bool *from_geometry) {
     cause_rec *r = rec_of(ref);
     if (r == NULL) return false;
-    /* acquire, then the generation again after the read: as lh_cause_read. */
     uint64_t w = lh_load_acquire(&r->state);
     if (gen_of(w) != (uint32_t)(ref >> 32) || refs_of(w) == 0) return false;
-    bool from_geometry = r->from_geometry;
+    *depth = r->depth;
+    *from_geometry = r->from_geometry;
     atomic_thread_fence(memory_order_acquire);
-    return gen_of(lh_load_relaxed(&r->state)) == (uint32_t)(ref >> 32) && from_geometry;
+    return gen_of(lh_load_relaxed(&r->state)) == (uint32_t)(ref >> 32);
+}
+
+uint32_t lh_cause_depth(lh_cause_ref ref) {
+    uint32_t depth;
+    bool from_geometry;
+    return chain_of(ref, &depth, &from_geometry) ? depth : UINT32_MAX;
+}
+
+bool lh_cause_from_geometry_change(lh_cause_ref ref) {
+    uint32_t depth;
+    bool from_geometry;
+    return chain_of(ref, &depth, &from_geometry) && from_geometry;
 }
 
 void lh_cause_summary(lh_json *j) {

@@ -142,13 +142,14 @@ bool lh_cause_was_read(const lh_tls *t, const void *widget, uint64_t layouts) LH
 const void *lh_cause_child_read(const lh_tls *t, const void *widget) LH_HIDDEN;
 
 /* The context a callback being added now is born in: in layout (some layout runs on this thread),
- * deferred (the running callback is from layout), a geometry change (an item's geometry-change
- * handlers run), or outside. */
+ * a geometry change (an item's geometry-change handlers run, in a callback or not: a chain that
+ * passes through a geometry change starts again there, as one through layout does), deferred (the
+ * running callback is from layout), or outside. */
 static inline lh_cause_kind lh_cause_context(const lh_tls *t) {
     const lh_cause_tls *c = &lh_cause_tls_data;
     if (t->layout_owner != NULL || c->phase_depth > 0) return LH_CAUSE_IN_LAYOUT;
-    if (c->dispatch != 0) return LH_CAUSE_DEFERRED;
     if (c->changing != NULL) return LH_CAUSE_GEOMETRY_CHANGE;
+    if (c->dispatch != 0) return LH_CAUSE_DEFERRED;
     return LH_CAUSE_OUTSIDE;
 }
 
@@ -182,6 +183,9 @@ bool lh_cause_retain(lh_cause_ref ref) LH_HIDDEN;
 void lh_cause_release(lh_cause_ref ref) LH_HIDDEN;
 /* Copies the record `ref` names; false when it is gone (released and recycled, or taken over). */
 bool lh_cause_read(lh_cause_ref ref, lh_cause_info *out) LH_HIDDEN;
+/* The depth of the record `ref` names (1: added in layout or a geometry change; 2: by a callback
+ * added there; ...); UINT32_MAX when it is gone. */
+uint32_t lh_cause_depth(lh_cause_ref ref) LH_HIDDEN;
 /* Whether the chain of the record `ref` names began in a geometry change rather than in layout
  * (false when it is gone). */
 bool lh_cause_from_geometry_change(lh_cause_ref ref) LH_HIDDEN;

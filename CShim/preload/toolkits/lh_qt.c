@@ -723,6 +723,7 @@ static bool resolve_modules(void) {
     RESOLVE(widget_frame_geometry, "_ZNK7QWidget13frameGeometryEv");
     RESOLVE(widget_window_title, "_ZNK7QWidget11windowTitleEv");
     RESOLVE(layout_geometry, "_ZNK7QLayout8geometryEv");
+    RESOLVE(scroll_area_viewport, "_ZNK19QAbstractScrollArea8viewportEv");
     RESOLVE(item_parent, "_ZNK10QQuickItem10parentItemEv");
     RESOLVE(item_window, "_ZNK10QQuickItem6windowEv");
     RESOLVE(item_x, "_ZNK10QQuickItem1xEv");

@@ -49,6 +49,7 @@ typedef struct lh_qt_api {
     lh_qt_rect (*widget_frame_geometry)(const void *widget);       /* QWidget::frameGeometry */
     void (*widget_window_title)(void *string_out, const void *widget);
     lh_qt_rect (*layout_geometry)(const void *layout);             /* QLayout::geometry */
+    void *(*scroll_area_viewport)(const void *area);               /* QAbstractScrollArea::viewport */
     /* QtQuick */
     void *(*item_parent)(const void *item);                        /* QQuickItem::parentItem */
     void *(*item_window)(const void *item);                        /* QQuickItem::window */
@@ -116,6 +117,9 @@ void lh_qt_app_made(unsigned hook, uintptr_t token, void *app, int *argc, char *
 void lh_qt_event_posted(unsigned hook, void *receiver, void *event, int priority) LH_HIDDEN;
 /* QQuickItem::polish: a request on the item. */
 void lh_qt_polish_requested(unsigned hook, void *item) LH_HIDDEN;
+/* QAbstractScrollArea::setViewportMargins (four ints, or a QMargins: not read): it lays the viewport
+ * out at once, posting nothing; a request on the viewport, counted against its resizes. */
+void lh_qt_viewport_margins_set(unsigned hook, void *area, ...) LH_HIDDEN;
 /* A QWidget setter that may re-request layout (setMinimumSize, setFixedHeight, updateGeometry,
  * QLabel::setText, ...): requests made inside it are on `widget`. The arguments after the widget
  * are the row's, not read. */

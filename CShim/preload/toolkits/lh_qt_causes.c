@@ -13,6 +13,8 @@
  *     LayoutRequest handling.
  *   - QQuickItem::polish: a request on the item, counted against its polishes (the program's C++
  *     items and Qt Quick Layouts call it through the PLT; QtQuick's own items do not).
+ *   - QAbstractScrollArea::setViewportMargins: it resizes the viewport at once and posts nothing; a
+ *     request on the viewport, counted against its resizes.
  * Causes carried: a call scheduled while layout runs, or by a callback layout scheduled
  * (QMetaObject::invokeMethodImpl, QTimer::singleShotImpl, QTimer::singleShot by slot name,
  * QTimer::start, QObject::startTimer, a QML Timer started: its runningChanged through
@@ -53,7 +55,8 @@ static struct {
 static uint64_t waiting_serial;
 static _Atomic uint32_t waiting_count; /* relaxed: a hint for the event fast path */
 
-static _Atomic uint64_t requests_posted, requests_polish, requests_on_setter, scheduled, scheduled_dropped, delivered;
+static _Atomic uint64_t requests_posted, requests_polish, requests_on_setter, requests_margins, scheduled, scheduled_dropped,
+    delivered;
 
 bool lh_qt_causes_pending(void) { return lh_load_relaxed(&waiting_count) != 0; }
 
@@ -241,6 +244,16 @@ void lh_qt_polish_requested(unsigned hook, void *item) {
     lh_qt_qml_request(item, true);
     lh_relayout_request(&lh_tls_data, LH_HOOK_qt_item_polish, item, hook);
     lh_qt_qml_request(item, false);
+}
+
+void lh_qt_viewport_margins_set(unsigned hook, void *area, ...) {
+    const lh_qt_api *q = lh_qt();
+    if (q == NULL || area == NULL || q->scroll_area_viewport == NULL || !lh_cause_ready()) return;
+    if (lh_qt_kind(area) != LH_QT_WIDGET) return;
+    const void *viewport = q->scroll_area_viewport(area);
+    if (viewport == NULL) return;
+    lh_add_relaxed(&requests_margins, 1); /* stat */
+    lh_relayout_request(&lh_tls_data, LH_HOOK_qt_widget_resize, viewport, hook);
 }
 
 uintptr_t lh_qt_setter_begins(unsigned hook, void *widget, ...) {
@@ -477,6 +490,7 @@ void lh_qt_causes_summary(lh_json *j) {
     lh_json_u64(j, "layout_requests_posted", lh_load_relaxed(&requests_posted));
     lh_json_u64(j, "layout_requests_by_setters", lh_load_relaxed(&requests_on_setter));
     lh_json_u64(j, "polish_requests", lh_load_relaxed(&requests_polish));
+    lh_json_u64(j, "viewport_margins_requests", lh_load_relaxed(&requests_margins));
     lh_json_u64(j, "calls_scheduled_from_layout", lh_load_relaxed(&scheduled));
     lh_json_u64(j, "calls_delivered_with_cause", lh_load_relaxed(&delivered));
     lh_json_u64(j, "calls_dropped", lh_load_relaxed(&scheduled_dropped));
