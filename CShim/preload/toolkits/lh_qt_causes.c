@@ -179,14 +179,18 @@ static lh_cause_ref signal_take(const void *sender) {
     return 0;
 }
 
-/* A queued call that names a sender is a signal's: never the scheduling call a receiver's record is
- * waiting for (that call's event, delivered after it, takes the record). */
+/* A queued call whose event names a noted sender is that signal's, not the scheduling call a
+ * receiver's record is waiting for (that call's event, delivered after it, takes the record). Any
+ * other event goes to the receiver's record, as before queued signals were followed: on a Qt whose
+ * event layout differs from the one checked, nothing changes but that queued signals carry no
+ * cause. */
 lh_cause_ref lh_qt_causes_take(const void *receiver, const void *event, unsigned type, uintptr_t *callback) {
     *callback = 0;
     const lh_qt_api *q = lh_qt();
     if (q == NULL || receiver == NULL) return 0;
     const void *sender = event_sender(q, event, type);
-    if (sender != NULL) return signal_take(sender);
+    lh_cause_ref by_signal = sender != NULL ? signal_take(sender) : 0;
+    if (by_signal != 0) return by_signal;
     for (size_t i = 0; i < WAITING && lh_load_relaxed(&waiting_count) != 0; i++) {
         if (waiting[i].receiver != receiver) continue;
         lh_cause_ref ref = waiting[i].ref;
