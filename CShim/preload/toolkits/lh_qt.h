@@ -141,12 +141,11 @@ void lh_qt_single_shot_ends(unsigned hook, uintptr_t token, int msec, int timer_
                             const void *slot) LH_HIDDEN;
 uintptr_t lh_qt_single_shot_named_begins(unsigned hook, int msec, const void *receiver, const char *member) LH_HIDDEN;
 void lh_qt_single_shot_named_ends(unsigned hook, uintptr_t token, int msec, const void *receiver, const char *member) LH_HIDDEN;
-/* QTimer::start (no arguments, or the interval after the timer: not read) and QObject::startTimer:
- * a timer started on `object` while layout runs (or from a callback layout scheduled) carries a
- * cause record to its first QTimerEvent. */
+/* QTimer::start and QObject::startTimer (the arguments after the object: not read): a timer started
+ * on `object` while layout runs (or from a callback layout scheduled) carries a cause record to its
+ * first QTimerEvent. startTimer's end also gets the timer id it returned. */
 uintptr_t lh_qt_timer_begins(unsigned hook, void *object, ...) LH_HIDDEN;
 void lh_qt_timer_ends(unsigned hook, uintptr_t token, void *object, ...) LH_HIDDEN;
-uintptr_t lh_qt_start_timer_begins(unsigned hook, void *object, int msec, int type) LH_HIDDEN;
 void lh_qt_start_timer_ends(unsigned hook, uintptr_t token, int id, void *object, int msec, int type) LH_HIDDEN;
 
 /* QObject::connectImpl: a functor connected while layout runs (or from a callback layout scheduled)

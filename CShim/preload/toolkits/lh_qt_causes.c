@@ -358,11 +358,6 @@ void lh_qt_timer_ends(unsigned hook, uintptr_t token, void *object, ...) {
     scheduled_done(token);
 }
 
-uintptr_t lh_qt_start_timer_begins(unsigned hook, void *object, int msec, int type) {
-    (void)msec, (void)type;
-    return schedule(hook, object, 0);
-}
-
 void lh_qt_start_timer_ends(unsigned hook, uintptr_t token, int id, void *object, int msec, int type) {
     (void)hook, (void)id, (void)object, (void)msec, (void)type;
     scheduled_done(token);
