@@ -12,6 +12,7 @@
 #   librel-tls-N.so         TLS-heavy (initial-exec) libraries (row 6)
 #   rel-static              a statically linked program (row 19)
 #   lh-rel-sandbox          puts itself in a seccomp sandbox like a browser's content process (row 22)
+#   lh-rel-noperf           runs a program where perf_event_open fails, as in a container (row 22)
 #   librel-poll.so          a second LD_PRELOAD interposer of poll() (row 32)
 #   lh-rel-reload           dlopens toykit RTLD_LOCAL, breaches, dlcloses, reloads it (rows 1, 18)
 #   fuzz-config             libFuzzer harness of the env parser (row 25), when clang has libFuzzer
@@ -51,6 +52,7 @@ done
 "$cc" "${common[@]}" -static "$src/rel_static.c" -o "$stage/rel-static"
 "$cc" "${common[@]}" -ISources/Toykit/include "$src/rel_sandbox.c" -L"$OUT" -ltoykit -Wl,-rpath,"$libdir" \
   -Wl,--build-id -o "$stage/lh-rel-sandbox"
+"$cc" "${common[@]}" "$src/rel_noperf.c" -o "$stage/lh-rel-noperf"
 "$cc" "${common[@]}" -fPIC -shared "$src/rel_pollhook.c" -ldl -o "$stage/librel-poll.so"
 "$cc" "${common[@]}" -ISources/Toykit/include "$src/rel_reload.c" -ldl -Wl,--build-id -o "$stage/lh-rel-reload"
 for f in "$stage"/*; do mv -f "$f" "$rel/"; done

@@ -19,9 +19,7 @@ struct QtCorpusTests {
     /// Loops LoopHunter does not find yet, with the reason (docs/qt.md, "Limits"). Their runs are
     /// recorded as known issues, not skipped: each run still checks the program's output, and the
     /// known issue flags itself the day the loop is found.
-    static let knownGaps: [String: String] = [
-        "jitter": "a result cause: the program reads the widget's size through QWidget::width(), inline in Qt's headers, so no read is seen",
-    ]
+    static let knownGaps: [String: String] = [:]
 
     @Test("the Qt corpus is built and complete: 8 loop and 8 healthy mechanisms, Widgets and Quick, Qt 5 and Qt 6")
     func complete() {

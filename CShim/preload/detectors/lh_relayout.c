@@ -42,6 +42,7 @@
 #include "lh_breach.h"
 #include "lh_relayout.h"
 #include "lh_script.h"
+#include "lh_watch.h"
 
 #define RL_CLOCKS 16
 #define RL_WIDGETS 64
@@ -262,6 +263,10 @@ static lh_cause_kind classify(lh_tls *t, const lh_toolkit *tk, const void *widge
      * again. */
     if (kind == LH_CAUSE_OUTSIDE && c->dispatch != 0 && lh_cause_depth(c->dispatch) <= LH_CAUSE_CHAIN)
         kind = LH_CAUSE_DEFERRED;
+    /* A read of the widget's size no call showed (an inline getter), seen by a watch. */
+    if (kind == LH_CAUSE_OUTSIDE && tk->size_field != NULL &&
+        lh_watch_request(t, widget, layouts, tk->size_field, tk->libraries))
+        lh_cause_note_read(t, widget, NULL, layouts);
     if (kind == LH_CAUSE_OUTSIDE && lh_cause_was_read(t, widget, layouts)) kind = LH_CAUSE_RESULT;
     if (kind == LH_CAUSE_OUTSIDE && (*child = lh_cause_child_read(t, widget)) != NULL) kind = LH_CAUSE_RESULT;
     if (kind != LH_CAUSE_OUTSIDE) *clock = clock_of(t, tk, widget, root);
@@ -399,7 +404,28 @@ static void judge(lh_tls *t, rl_thread *rt, rl_clock *c, rl_widget *e, uint64_t 
     }
 }
 
+/* The widget's slot under `layout_hook` (claimed if new; NULL: the table is full). */
+static lh_slot *slot_of(const void *widget, unsigned layout_hook) {
+    lh_slot *slot = lh_table_slot_home(&lh_proc.table, widget, layout_hook);
+    return slot != NULL ? slot : lh_table_slot_probe(&lh_proc.table, lh_table_key(widget, layout_hook));
+}
+
+uint64_t lh_relayout_layouts(unsigned layout_hook, const void *widget) {
+    lh_slot *slot = widget != NULL ? lh_table_find(&lh_proc.table, widget, layout_hook) : NULL;
+    return slot != NULL ? lh_load_relaxed(&slot->total) : 0;
+}
+
+static void request(lh_tls *t, unsigned layout_hook, const void *widget, unsigned entry, const uint64_t *layouts_before);
+
 void lh_relayout_request(lh_tls *t, unsigned layout_hook, const void *widget, unsigned entry) {
+    request(t, layout_hook, widget, entry, NULL);
+}
+
+void lh_relayout_request_since(lh_tls *t, unsigned layout_hook, const void *widget, unsigned entry, uint64_t layouts) {
+    request(t, layout_hook, widget, entry, &layouts);
+}
+
+static void request(lh_tls *t, unsigned layout_hook, const void *widget, unsigned entry, const uint64_t *layouts_before) {
     const lh_toolkit *tk = lh_hooks[layout_hook].toolkit;
     if (tk == NULL || widget == NULL) return;
     lh_add_relaxed(&by_entry[entry], 1); /* stat */
@@ -409,9 +435,8 @@ void lh_relayout_request(lh_tls *t, unsigned layout_hook, const void *widget, un
     if (rt == NULL) return;
     rt->used = true;
     rt->requests++;
-    lh_slot *slot = lh_table_slot_home(&lh_proc.table, widget, layout_hook);
-    if (slot == NULL) slot = lh_table_slot_probe(&lh_proc.table, lh_table_key(widget, layout_hook));
-    uint64_t layouts = slot != NULL ? lh_load_relaxed(&slot->total) : 0;
+    lh_slot *slot = slot_of(widget, layout_hook);
+    uint64_t layouts = layouts_before != NULL ? *layouts_before : slot != NULL ? lh_load_relaxed(&slot->total) : 0;
     const void *clock = NULL, *child = NULL;
     lh_cause_kind kind = classify(t, tk, widget, layouts, &clock, &child);
     lh_add_relaxed(&by_kind[kind], 1); /* stat */
@@ -502,11 +527,19 @@ void lh_relayout_laid_out_between_frames(lh_tls *t, const void *clock) {
     c->frames++;
 }
 
-void lh_relayout_iteration_done(lh_tls *t, const void *clock, bool slept) {
+/* A wait no longer than a display's frame (60 Hz, with room for a timer's lateness). */
+#define RL_DISPLAY_FRAME_MS 20
+
+void lh_relayout_iteration_done(lh_tls *t, const void *clock, int32_t wait_ms) {
     rl_thread *rt = my;
     if (rt == NULL || clock == NULL) return;
     rl_clock *c = find_clock(rt, clock);
     if (c == NULL) return;
+    bool slept = wait_ms != 0;
+    /* In a run counted by allocations that alternate, a wait of at most a display frame is no
+     * empty frame: a result loop on a frame-rate timer (16 ms, the usual) lays out again in every
+     * frame a display shows, a round a frame. */
+    if (slept && c->followed && wait_ms > 0 && wait_ms <= RL_DISPLAY_FRAME_MS) slept = false;
     if (!judge_frame(t, rt, c) && !slept && c->merged < RL_MERGED_MAX) {
         c->merged++; /* the frame goes on into the next iteration */
         return;
@@ -517,6 +550,7 @@ void lh_relayout_iteration_done(lh_tls *t, const void *clock, bool slept) {
 }
 
 void lh_relayout_forget(const void *widget) {
+    lh_watch_forget(widget);
     rl_thread *rt = my;
     if (rt == NULL) return;
     if (rt->last_clock.widget == widget) rt->last_clock.widget = NULL;
@@ -750,6 +784,7 @@ static int init(void) {
 
 /* Only records a thread wrote are cleared: the table is zero pages until used (56 KiB a thread). */
 static void after_fork(void) {
+    lh_watch_after_fork();
     for (size_t i = 0; i < LH_THREAD_RECORDS; i++)
         if (threads[i].used) memset(&threads[i], 0, sizeof threads[i]);
     my = NULL;
@@ -769,8 +804,13 @@ static void thread_start(lh_tls *t, size_t index) {
 static void thread_exit(lh_tls *t, size_t index) {
     (void)t;
     (void)index;
+    lh_watch_stop();
     my = NULL;
 }
+
+/* The session ends (`loophunter attach`): the watches go when this is their thread (the loop's,
+ * where a session ends); another thread's stay armed, and cost its toolkit's reads a trap each. */
+static void detached(void) { lh_watch_stop(); }
 
 static void summary(lh_json *j) {
     if (!lh_family_on(LH_FAMILY_LAYOUT)) {
@@ -801,6 +841,7 @@ static void summary(lh_json *j) {
     lh_json_u64(j, "stacks_captured", lh_load_relaxed(&stacks_captured));
     lh_json_u64(j, "widgets_replaced", lh_load_relaxed(&widgets_replaced));
     lh_cause_summary(j);
+    lh_watch_summary(j);
     lh_json_begin_object(j, "scripts");
     lh_script_summary(j);
     lh_json_end_object(j);
@@ -813,6 +854,7 @@ const lh_detector lh_detector_relayout = {
     .after_fork = after_fork,
     .thread_start = thread_start,
     .thread_exit = thread_exit,
+    .detached = detached,
     .summary = summary,
     .report = report,
 };

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lh_cause.h"
+#include "lh_watch.h"
 #include "lh_detectors.h"
 
 __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec")));
@@ -147,6 +148,7 @@ uint64_t lh_thread_new_iteration(lh_tls *t, bool claim) {
     if (r != NULL) lh_owner_add(&r->iterations, 1);
     t->iteration++;
     lh_cause_boundary(); /* size reads of the last iteration explain no request of this one */
+    lh_watch_iteration(t); /* nor do those seen by a watch */
     /* On a frame-driven thread the frames are the epochs; an iteration only counts. */
     if (!t->frame_driven || t->epoch == 0) start_epoch(t, r, now, t->iteration, t->iteration < 2);
     return now;

@@ -571,7 +571,7 @@ static void at_iteration(lh_tls *t, uint64_t now) {
     if (!laid_out && !slept) return;
     laid_out = false;
     lh_add_relaxed(&widget_frames, 1); /* stat */
-    lh_relayout_iteration_done(t, widgets_clock, slept);
+    lh_relayout_iteration_done(t, widgets_clock, slept ? t->wait_ms : 0);
 }
 
 const void *lh_qt_clock_of(const void *root) {

@@ -38,8 +38,10 @@
 
 enum { QE_META_CALL = 43, QE_LAYOUT_REQUEST = 76 };
 
-/* The widget of the setter running on this thread (NULL: none). */
+/* The widget of the setter running on this thread (NULL: none), and its resizes counted when the
+ * setter began (a setter may resize it at once, before it posts the LayoutRequest). */
 static __thread const void *setter_widget __attribute__((tls_model("initial-exec")));
+static __thread uint64_t setter_layouts __attribute__((tls_model("initial-exec")));
 /* The record of the scheduling call running on this thread (0: none, or not from layout). */
 static __thread lh_cause_ref scheduling __attribute__((tls_model("initial-exec")));
 static __thread uintptr_t scheduling_callback __attribute__((tls_model("initial-exec")));
@@ -234,7 +236,7 @@ void lh_qt_event_posted(unsigned hook, void *receiver, void *event, int priority
     const void *widget = setter_widget;
     if (widget != NULL && lh_qt_kind(widget) == LH_QT_WIDGET) {
         lh_add_relaxed(&requests_on_setter, 1); /* stat */
-        lh_relayout_request(t, LH_HOOK_qt_widget_resize, widget, hook);
+        lh_relayout_request_since(t, LH_HOOK_qt_widget_resize, widget, hook, setter_layouts);
         return;
     }
     lh_add_relaxed(&requests_posted, 1); /* stat */
@@ -264,6 +266,8 @@ uintptr_t lh_qt_setter_begins(unsigned hook, void *widget, ...) {
     (void)hook;
     uintptr_t outer = (uintptr_t)setter_widget;
     setter_widget = widget;
+    /* (A setter inside a setter: the outer one's requests are judged from the inner one's start.) */
+    setter_layouts = lh_cause_ready() ? lh_relayout_layouts(LH_HOOK_qt_widget_resize, widget) : 0;
     return outer;
 }
 

@@ -34,6 +34,13 @@ typedef struct lh_toolkit {
      * requests of a slow timer, so a request caused by a size read counts only when the allocation
      * alternates (lh_relayout.c; unchanged frames are no evidence of a loop there). */
     bool frames_on_demand;
+    /* Where the toolkit keeps the object's size, when programs read it inline (Qt's
+     * QWidget::width(): no call to see): the address of 8 aligned bytes every such read touches,
+     * checked against a getter; NULL: unknown, or the object's reads are seen as calls
+     * (runtime/lh_watch.h). */
+    const void *(*size_field)(const void *object);
+    /* File-name prefixes of the toolkit's libraries (NULL-terminated): their reads are its own. */
+    const char *const *libraries;
     /* After a dlclose: forget the toolkit's functions if its library is gone (NULL: it cannot be
      * unloaded). Guard held. */
     void (*forget_unloaded)(void);

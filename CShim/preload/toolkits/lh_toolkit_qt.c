@@ -87,6 +87,34 @@ static uint64_t size_of(const void *object) {
     return geometry(object, r) ? (uint64_t)(uint32_t)r[2] << 32 | (uint32_t)r[3] : LH_GEOMETRY_NONE;
 }
 
+/* A widget's size as its inline getters (width(), height(), size(), rect(), geometry()) read it:
+ * QWidget's `data` (QWidgetData *, public ABI in qwidget.h, after QObject's and QPaintDevice's
+ * members: offset 40 in Qt 5, 32 in Qt 6) points at the data whose `crect` (x1, y1, x2, y2) is at
+ * offset 20 (Qt 5.15 and 6.4, measured with offsetof). The field given is the aligned 8 bytes at
+ * offset 24, y1 and x2: width() reads x1 and x2, height() y1 and y2 (a breakpoint covers 8
+ * aligned bytes at most). Checked once, on the first widget that is not a window, against
+ * QWidget::frameGeometry (a window's includes its frame): if they differ, no widget's field is
+ * given. GUI thread only. */
+static const void *size_field(const void *object) {
+    static int layout_holds; /* 0: not checked yet, 1: it holds, -1: it does not */
+    const lh_qt_api *q = lh_qt();
+    if (q == NULL || object == NULL || layout_holds < 0 || q->widget_window == NULL || q->widget_frame_geometry == NULL ||
+        lh_qt_kind(object) != LH_QT_WIDGET)
+        return NULL;
+    const char *data = *(const char *const *)((const char *)object + (q->major == 5 ? 40 : 32));
+    if (data == NULL) return NULL;
+    const int *crect = (const int *)(data + 20);
+    if (layout_holds == 0) {
+        if (q->widget_window(object) == object) return NULL; /* a window: checked on a child first */
+        lh_qt_rect r = q->widget_frame_geometry(object);
+        layout_holds = r.x1 == crect[0] && r.y1 == crect[1] && r.x2 == crect[2] && r.y2 == crect[3] ? 1 : -1;
+        if (layout_holds < 0) return NULL;
+    }
+    return crect + 1; /* y1, x2 */
+}
+
+static const char *const qt_libraries[] = {"libQt5", "libQt6", NULL};
+
 static const char *title_of(const void *window) {
     static __thread char title[LH_OBJECT_TEXT] __attribute__((tls_model("initial-exec")));
     const lh_qt_api *q = lh_qt();
@@ -112,5 +140,7 @@ const lh_toolkit lh_toolkit_qt = {
     .title_of = title_of,
     .frame_clock_of = frame_clock_of,
     .frames_on_demand = true,
+    .size_field = size_field,
+    .libraries = qt_libraries,
     .summary = lh_qt_summary,
 };

@@ -19,6 +19,8 @@ public struct SummaryCauses: Codable, Sendable, Equatable {
     public let recordsLive: UInt64
     /// Records taken over because the pool was full.
     public let recordsTakenOver: UInt64
+    /// Size reads seen by hardware watchpoints (nil in files written before they were).
+    public let inlineReads: SummaryInlineReads?
 
     enum CodingKeys: String, CodingKey {
         case requests, entries
@@ -29,5 +31,6 @@ public struct SummaryCauses: Codable, Sendable, Equatable {
         case recordsBorn = "records_born"
         case recordsLive = "records_live"
         case recordsTakenOver = "records_taken_over"
+        case inlineReads = "inline_reads"
     }
 }
