@@ -32,6 +32,7 @@
 #define LH_WAIT_HOOK(name, ret, params, ...) ret(*lh_real_##name) params;
 #define LH_COUNT_HOOK(name, toolkit, params, ...) void(*lh_real_##name) params;
 #define LH_NOTE_HOOK(name, family, ret, params, ...) ret(*lh_real_##name) params;
+#define LH_READ_HOOK(name, family, ret, params, ...) ret(*lh_real_##name) params;
 #define LH_AFTER_HOOK(name, family, ret, params, ...) ret(*lh_real_##name) params;
 #define LH_AROUND_HOOK(name, family, ret, params, ...) ret(*lh_real_##name) params;
 #define LH_AROUND_VOID_HOOK(name, family, params, ...) void(*lh_real_##name) params;
@@ -46,6 +47,7 @@ const lh_hook_info lh_hooks[LH_HOOK_COUNT] = {
 #define LH_WAIT_HOOK(name, ...) LH_ROW(name, LH_FAMILY_LOOP, NULL, false)
 #define LH_COUNT_HOOK(name, toolkit, ...) LH_ROW(name, LH_FAMILY_LAYOUT, &lh_toolkit_##toolkit, true)
 #define LH_NOTE_HOOK(name, family, ...) LH_ROW(name, family, NULL, false)
+#define LH_READ_HOOK(name, family, ...) LH_ROW(name, family, NULL, false)
 #define LH_AFTER_HOOK(name, family, ...) LH_ROW(name, family, NULL, false)
 #define LH_AROUND_HOOK(name, family, ...) LH_ROW(name, family, NULL, false)
 #define LH_AROUND_VOID_HOOK(name, family, ...) LH_ROW(name, family, NULL, false)
@@ -186,6 +188,20 @@ static inline bool works(const lh_tls *t, unsigned family) { return t->guard == 
             LH_GUARDED(t);                                                                          \
             lh_count_hook_call(LH_HOOK_##name);                                                     \
             note(LH_HOOK_##name, LH_UNPAREN args);                                                  \
+        }                                                                                           \
+        if (LH_UNLIKELY(real == NULL)) return missing;                                              \
+        return real args;                                                                           \
+    }
+
+/* note(hook, caller, args...), then the forward. */
+#define LH_READ_HOOK(name, family, ret, params, args, note, missing)                                \
+    LH_EXPORT ret name params {                                                                     \
+        __typeof__(lh_real_##name) real = LH_ORIGINAL(name);                                        \
+        lh_tls *t = &lh_tls_data;                                                                   \
+        if (works(t, family)) {                                                                     \
+            LH_GUARDED(t);                                                                          \
+            lh_count_hook_call(LH_HOOK_##name);                                                     \
+            note(LH_HOOK_##name, __builtin_return_address(0), LH_UNPAREN args);                     \
         }                                                                                           \
         if (LH_UNLIKELY(real == NULL)) return missing;                                              \
         return real args;                                                                           \

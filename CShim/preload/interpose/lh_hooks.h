@@ -29,6 +29,7 @@ enum lh_hook_id {
 #define LH_WAIT_HOOK(name, ...) LH_HOOK_##name,
 #define LH_COUNT_HOOK(name, ...) LH_HOOK_##name,
 #define LH_NOTE_HOOK(name, ...) LH_HOOK_##name,
+#define LH_READ_HOOK(name, ...) LH_HOOK_##name,
 #define LH_AFTER_HOOK(name, ...) LH_HOOK_##name,
 #define LH_AROUND_HOOK(name, ...) LH_HOOK_##name,
 #define LH_AROUND_VOID_HOOK(name, ...) LH_HOOK_##name,
@@ -44,6 +45,7 @@ enum lh_hook_id {
 #define LH_WAIT_HOOK(name, ret, params, ...) extern ret(*lh_real_##name) params LH_HIDDEN;
 #define LH_COUNT_HOOK(name, toolkit, params, ...) extern void(*lh_real_##name) params LH_HIDDEN;
 #define LH_NOTE_HOOK(name, family, ret, params, ...) extern ret(*lh_real_##name) params LH_HIDDEN;
+#define LH_READ_HOOK(name, family, ret, params, ...) extern ret(*lh_real_##name) params LH_HIDDEN;
 #define LH_AFTER_HOOK(name, family, ret, params, ...) extern ret(*lh_real_##name) params LH_HIDDEN;
 #define LH_AROUND_HOOK(name, family, ret, params, ...) extern ret(*lh_real_##name) params LH_HIDDEN;
 #define LH_AROUND_VOID_HOOK(name, family, params, ...) extern void(*lh_real_##name) params LH_HIDDEN;

@@ -33,6 +33,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <link.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <string.h>
@@ -57,6 +58,9 @@
 #define WATCH_RANGES 64
 
 __thread bool lh_watch_armed __attribute__((tls_model("initial-exec")));
+
+/* glibc 2.35's lock-free lookup of the module holding an address (weak: older glibc, none). */
+extern int _dl_find_object(void *, struct dl_find_object *) __attribute__((weak));
 
 typedef struct watch {
     const void *object;       /* NULL: free */
@@ -212,6 +216,14 @@ static void arm(lh_tls *t, const void *object, const void *field, const char *co
     lh_add_relaxed(&armed_total, 1); /* stat */
 }
 
+/* Whether an access at `ip` is the program's: code of a loaded module (not generated code: a JIT's,
+ * or valgrind's translations of everything) that is not the toolkit's or the runtime's. */
+static bool program_code(uintptr_t ip) {
+    if (lh_ranges_contain(toolkit_code, toolkit_ranges, ip)) return false;
+    struct dl_find_object found;
+    return _dl_find_object == NULL || _dl_find_object((void *)ip, &found) == 0;
+}
+
 /* Empties the ring: how many of its accesses came from the program's code. */
 static uint32_t drain(watch *w) {
     struct perf_event_mmap_page *h = (struct perf_event_mmap_page *)w->ring;
@@ -232,7 +244,7 @@ static uint32_t drain(watch *w) {
         if (rec.header.size < sizeof rec.header || rec.header.size > head - tail) break;
         if (rec.header.type == PERF_RECORD_SAMPLE) {
             samples++;
-            if (!lh_ranges_contain(toolkit_code, toolkit_ranges, (uintptr_t)rec.ip)) reads++;
+            if (program_code((uintptr_t)rec.ip)) reads++;
         } else if (rec.header.type == PERF_RECORD_LOST) {
             lh_add_relaxed(&samples_lost, 1); /* stat */
         }

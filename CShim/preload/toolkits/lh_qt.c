@@ -665,7 +665,16 @@ typedef void (*static_meta_call_fn)(void *object, int call, int index, void **ar
  * engine copies the pointer long after, on the same thread); read plainly by the wrapper. */
 static static_meta_call_fn item_meta_call_next;
 static uint64_t geometry_properties; /* bit i: relative property index i is x, y, width or height */
-static _Atomic uint64_t geometry_reads;
+static _Atomic uint64_t geometry_reads, cpp_geometry_reads;
+extern int _dl_find_object(void *, struct dl_find_object *) __attribute__((weak));
+
+/* A read of the item's geometry noted, with its parent item (guard held). */
+static void note_item_read(lh_tls *t, const void *item, _Atomic uint64_t *stat) {
+    lh_add_relaxed(stat, 1); /* stat */
+    lh_slot *s = lh_table_slot(&lh_proc.table, item, LH_HOOK_qt_item_polish);
+    const void *parent = api.item_parent != NULL ? api.item_parent(item) : NULL;
+    lh_cause_note_read(t, item, parent, s != NULL ? lh_load_relaxed(&s->total) : 0);
+}
 
 static LH_NOINLINE void item_geometry_read(void *item) {
     lh_tls *t = &lh_tls_data;
@@ -673,10 +682,29 @@ static LH_NOINLINE void item_geometry_read(void *item) {
      * layout requests is in layout already. */
     if (t->guard != 0 || t->layout_owner != NULL || !gui_thread || !lh_cause_ready()) return;
     LH_GUARDED(t);
-    lh_add_relaxed(&geometry_reads, 1); /* stat */
-    lh_slot *s = lh_table_slot(&lh_proc.table, item, LH_HOOK_qt_item_polish);
-    const void *parent = api.item_parent != NULL ? api.item_parent(item) : NULL;
-    lh_cause_note_read(t, item, parent, s != NULL ? lh_load_relaxed(&s->total) : 0);
+    note_item_read(t, item, &geometry_reads);
+}
+
+/* Whether `pc` is in one of Qt's own libraries (libQt5*, libQt6*): glibc's lock-free lookup of the
+ * module that holds it (glibc 2.35; without it, no call is told apart: none is Qt's). */
+static bool qt_code(const void *pc) {
+    struct dl_find_object found;
+    if (_dl_find_object == NULL || _dl_find_object((void *)pc, &found) != 0 || found.dlfo_link_map == NULL) return false;
+    const char *path = found.dlfo_link_map->l_name != NULL ? found.dlfo_link_map->l_name : "";
+    const char *slash = strrchr(path, '/');
+    const char *file = slash != NULL ? slash + 1 : path;
+    return strncmp(file, "libQt5", 6) == 0 || strncmp(file, "libQt6", 6) == 0;
+}
+
+/* QQuickItem::width() or height() called through the PLT (LH_READ_HOOK rows): by the program's C++
+ * code, a read of the item's size as QML's; by Qt's other libraries (Quick Layouts, Controls: their
+ * own work), nothing. Guard held. */
+void lh_qt_item_size_read(unsigned hook, const void *caller, const void *item) {
+    (void)hook;
+    lh_tls *t = &lh_tls_data;
+    if (item == NULL || t->layout_owner != NULL || !gui_thread || !lh_cause_ready() || lh_qt() == NULL) return;
+    if (qt_code(caller)) return;
+    note_item_read(t, item, &cpp_geometry_reads);
 }
 
 static void item_meta_call(void *object, int call, int index, void **args) {
@@ -952,6 +980,7 @@ void lh_qt_summary(lh_json *j) {
     lh_json_u64(j, "notify_wrapped", lh_load_relaxed(&notify_patched));
     lh_json_bool(j, "item_meta_call_wrapped", item_meta_call_next != NULL);
     lh_json_u64(j, "item_geometry_reads", lh_load_relaxed(&geometry_reads));
+    lh_json_u64(j, "item_size_reads_cpp", lh_load_relaxed(&cpp_geometry_reads));
     lh_json_u64(j, "classes_seen", lh_load_relaxed(&classes_seen));
     lh_json_u64(j, "classes_patched", lh_load_relaxed(&classes_patched));
     lh_json_u64(j, "slots_patched", lh_load_relaxed(&slots_patched));
