@@ -17,8 +17,8 @@
  *
  * Each access costs the host a debug trap, the toolkit's own reads of a watched object included:
  * about 10 µs on this machine's virtual CPUs (a microsecond on bare metal), about 40 accesses per
- * request of a Qt widget; and arming costs a few system calls (40 µs; the process's first, 16 ms:
- * the kernel sets its breakpoints up). So a watch is short: given back after WATCH_QUIET requests
+ * request of a Qt widget; and arming costs a few system calls (12 µs; 11 to 16 ms while no other
+ * breakpoint exists on the system: the kernel sets breakpoints up; scripts/bench/watch_cost.c). So a watch is short: given back after WATCH_QUIET requests
  * in a row with no read, after WATCH_REQUESTS requests in all (a loop is reported well within
  * them: LOOPHUNTER_LOOP_FRAMES, 30 by default), or after WATCH_IDLE iterations without a request;
  * its object then rests WATCH_REST iterations before it can be a suspect again. At most LH_WATCHES

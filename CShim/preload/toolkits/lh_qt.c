@@ -687,7 +687,7 @@ static LH_NOINLINE void item_geometry_read(void *item) {
 
 /* Whether `pc` is in one of Qt's own libraries (libQt5*, libQt6*): glibc's lock-free lookup of the
  * module that holds it (glibc 2.35; without it, no call is told apart: none is Qt's). */
-static bool qt_code(const void *pc) {
+static bool qt_code_lookup(const void *pc) {
     struct dl_find_object found;
     if (_dl_find_object == NULL || _dl_find_object((void *)pc, &found) != 0 || found.dlfo_link_map == NULL) return false;
     const char *path = found.dlfo_link_map->l_name != NULL ? found.dlfo_link_map->l_name : "";
@@ -696,14 +696,41 @@ static bool qt_code(const void *pc) {
     return strncmp(file, "libQt5", 6) == 0 || strncmp(file, "libQt6", 6) == 0;
 }
 
+/* The same, through a cache of call sites (a getter is called from a few dozen places, over and
+ * over: Quick Layouts asks every child's width in each pass): 64 entries, direct-mapped, owned by
+ * the GUI thread, emptied there after a module was unloaded (another may be mapped at its place). */
+#define CALL_SITES 64
+static struct call_site {
+    const void *pc;
+    bool qt;
+} call_sites[CALL_SITES];
+static uint32_t call_sites_unloads;
+static _Atomic uint32_t unloads; /* dlcloses that unloaded something (relaxed: a hint, any thread) */
+
+void lh_qt_forget_unloaded(void) { lh_add_relaxed(&unloads, 1); }
+
+static bool qt_code(const void *pc) {
+    uint32_t now = lh_load_relaxed(&unloads);
+    if (call_sites_unloads != now) {
+        memset(call_sites, 0, sizeof call_sites);
+        call_sites_unloads = now;
+    }
+    struct call_site *c = &call_sites[((uintptr_t)pc >> 2) % CALL_SITES];
+    if (c->pc != pc) {
+        c->pc = pc;
+        c->qt = qt_code_lookup(pc);
+    }
+    return c->qt;
+}
+
 /* QQuickItem::width() or height() called through the PLT (LH_READ_HOOK rows): by the program's C++
  * code, a read of the item's size as QML's; by Qt's other libraries (Quick Layouts, Controls: their
  * own work), nothing. Guard held. */
 void lh_qt_item_size_read(unsigned hook, const void *caller, const void *item) {
     (void)hook;
     lh_tls *t = &lh_tls_data;
-    if (item == NULL || t->layout_owner != NULL || !gui_thread || !lh_cause_ready() || lh_qt() == NULL) return;
-    if (qt_code(caller)) return;
+    if (item == NULL || t->layout_owner != NULL || !gui_thread || qt_code(caller) || !lh_cause_ready() || lh_qt() == NULL)
+        return;
     note_item_read(t, item, &cpp_geometry_reads);
 }
 

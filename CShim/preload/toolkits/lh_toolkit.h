@@ -41,8 +41,8 @@ typedef struct lh_toolkit {
     const void *(*size_field)(const void *object);
     /* File-name prefixes of the toolkit's libraries (NULL-terminated): their reads are its own. */
     const char *const *libraries;
-    /* After a dlclose: forget the toolkit's functions if its library is gone (NULL: it cannot be
-     * unloaded). Guard held. */
+    /* After a dlclose: forget the toolkit's functions if its library is gone, and what it learnt
+     * of code addresses (NULL: nothing to forget). Guard held, any thread. */
     void (*forget_unloaded)(void);
     /* `loophunter attach` (guard held, on a host thread at its loop's wait): a session begins in a
      * process where the toolkit may have made classes and objects already (catch up with them), and

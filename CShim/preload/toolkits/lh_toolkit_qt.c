@@ -142,5 +142,6 @@ const lh_toolkit lh_toolkit_qt = {
     .frames_on_demand = true,
     .size_field = size_field,
     .libraries = qt_libraries,
+    .forget_unloaded = lh_qt_forget_unloaded,
     .summary = lh_qt_summary,
 };
