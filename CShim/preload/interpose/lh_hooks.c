@@ -179,33 +179,26 @@ static inline bool works(const lh_tls *t, unsigned family) { return t->guard == 
         t->layout_owner = outer;                                                                    \
     }
 
+/* The note, then the forward: `noted` is the note's call as the row kind makes it. */
+#define LH_NOTE_THEN_FORWARD(name, family, ret, params, args, noted, missing)                       \
+    LH_EXPORT ret name params {                                                                     \
+        __typeof__(lh_real_##name) real = LH_ORIGINAL(name);                                        \
+        lh_tls *t = &lh_tls_data;                                                                   \
+        if (works(t, family)) {                                                                     \
+            LH_GUARDED(t);                                                                          \
+            lh_count_hook_call(LH_HOOK_##name);                                                     \
+            noted;                                                                                  \
+        }                                                                                           \
+        if (LH_UNLIKELY(real == NULL)) return missing;                                              \
+        return real args;                                                                           \
+    }
 /* note(hook, args...), then the forward. */
 #define LH_NOTE_HOOK(name, family, ret, params, args, note, missing)                                \
-    LH_EXPORT ret name params {                                                                     \
-        __typeof__(lh_real_##name) real = LH_ORIGINAL(name);                                        \
-        lh_tls *t = &lh_tls_data;                                                                   \
-        if (works(t, family)) {                                                                     \
-            LH_GUARDED(t);                                                                          \
-            lh_count_hook_call(LH_HOOK_##name);                                                     \
-            note(LH_HOOK_##name, LH_UNPAREN args);                                                  \
-        }                                                                                           \
-        if (LH_UNLIKELY(real == NULL)) return missing;                                              \
-        return real args;                                                                           \
-    }
-
+    LH_NOTE_THEN_FORWARD(name, family, ret, params, args, note(LH_HOOK_##name, LH_UNPAREN args), missing)
 /* note(hook, caller, args...), then the forward. */
 #define LH_READ_HOOK(name, family, ret, params, args, note, missing)                                \
-    LH_EXPORT ret name params {                                                                     \
-        __typeof__(lh_real_##name) real = LH_ORIGINAL(name);                                        \
-        lh_tls *t = &lh_tls_data;                                                                   \
-        if (works(t, family)) {                                                                     \
-            LH_GUARDED(t);                                                                          \
-            lh_count_hook_call(LH_HOOK_##name);                                                     \
-            note(LH_HOOK_##name, __builtin_return_address(0), LH_UNPAREN args);                     \
-        }                                                                                           \
-        if (LH_UNLIKELY(real == NULL)) return missing;                                              \
-        return real args;                                                                           \
-    }
+    LH_NOTE_THEN_FORWARD(name, family, ret, params, args,                                           \
+                         note(LH_HOOK_##name, __builtin_return_address(0), LH_UNPAREN args), missing)
 
 /* The forward, then note(hook, result, args...). */
 #define LH_AFTER_HOOK(name, family, ret, params, args, note, missing)                               \
