@@ -88,14 +88,20 @@ static void add_exec_segments(struct dl_phdr_info *info, lh_range *out, size_t m
     }
 }
 
+bool lh_module_named(const char *path, const char *name) {
+    size_t n = strlen(name);
+    if (n == 0) return false;
+    if (name[0] == '/') return strstr(path, name) != NULL;
+    return strncmp(file_name(path), name, n) == 0;
+}
+
 static int ranges_cb(struct dl_phdr_info *info, size_t size, void *arg) {
     (void)size;
     ranges_ctx *c = arg;
-    const char *name = file_name(info->dlpi_name != NULL ? info->dlpi_name : "");
+    const char *path = info->dlpi_name != NULL ? info->dlpi_name : "";
     if (c->name_count == 0) add_exec_segments(info, c->out, c->max, &c->found);
     for (size_t i = 0; i < c->name_count; i++) {
-        size_t n = strlen(c->names[i]);
-        if (n > 0 && strncmp(name, c->names[i], n) == 0) {
+        if (lh_module_named(path, c->names[i])) {
             add_exec_segments(info, c->out, c->max, &c->found);
             break;
         }

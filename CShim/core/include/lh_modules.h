@@ -48,7 +48,11 @@ bool lh_modules_frozen(void) LH_HIDDEN;
  * callbacks. */
 bool lh_module_contains(const struct dl_phdr_info *info, uintptr_t address) LH_HIDDEN;
 
-/* Executable ranges of the loaded modules whose file name starts with one of `names` (e.g.
+/* Whether a module at `path` is named by `name`: its file name starts with `name` ("libQt6"), or,
+ * for a `name` that begins with '/', its path contains it ("/qt6/plugins/"). */
+bool lh_module_named(const char *path, const char *name) LH_HIDDEN;
+
+/* Executable ranges of the loaded modules named by one of `names` (lh_module_named: e.g.
  * "libglib-2.0.so"), or of every module when `name_count` is 0; writes at most `max` ranges.
  * Returns how many were found. */
 size_t lh_modules_ranges_named(const char names[][64], size_t name_count, lh_range *out,

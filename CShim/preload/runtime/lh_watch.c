@@ -12,8 +12,9 @@
  * for: the kernel writes a sample per access, nothing reaches the host.
  *
  * The ring is emptied at each iteration of the owner's loop (lh_watch_iteration: two loads and a
- * store per watch), so at a request it holds the accesses of this iteration only: any from code
- * outside the toolkit's libraries, libc, the loader, libstdc++ and LoopHunter is the code's read.
+ * store per watch), so at a request it holds the accesses of this iteration only: any from a
+ * loaded module's code outside the toolkit's (its libraries, plugins and QML modules), libc, the
+ * loader, libstdc++ and LoopHunter is the program's read.
  *
  * Each access costs the host a debug trap, the toolkit's own reads of a watched object included:
  * about 10 µs on this machine's virtual CPUs (a microsecond on bare metal), about 40 accesses per

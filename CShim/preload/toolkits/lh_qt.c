@@ -685,15 +685,16 @@ static LH_NOINLINE void item_geometry_read(void *item) {
     note_item_read(t, item, &geometry_reads);
 }
 
-/* Whether `pc` is in one of Qt's own libraries (libQt5*, libQt6*): glibc's lock-free lookup of the
- * module that holds it (glibc 2.35; without it, no call is told apart: none is Qt's). */
+/* Whether `pc` is Qt's code (lh_qt_libraries: libQt5*, libQt6*, the plugins and QML modules Qt
+ * ships): glibc's lock-free lookup of the module that holds it (glibc 2.35; without it, no call is
+ * told apart: none is Qt's). */
 static bool qt_code_lookup(const void *pc) {
     struct dl_find_object found;
     if (_dl_find_object == NULL || _dl_find_object((void *)pc, &found) != 0 || found.dlfo_link_map == NULL) return false;
     const char *path = found.dlfo_link_map->l_name != NULL ? found.dlfo_link_map->l_name : "";
-    const char *slash = strrchr(path, '/');
-    const char *file = slash != NULL ? slash + 1 : path;
-    return strncmp(file, "libQt5", 6) == 0 || strncmp(file, "libQt6", 6) == 0;
+    for (size_t i = 0; lh_qt_libraries[i] != NULL; i++)
+        if (lh_module_named(path, lh_qt_libraries[i])) return true;
+    return false;
 }
 
 /* The same, through a cache of call sites (a getter is called from a few dozen places, over and

@@ -103,6 +103,8 @@ void lh_qt_qml_request(const void *item, bool begins) LH_HIDDEN;
 /* QQuickItem::width() or height() called through the PLT by `caller`: a read of the item's size
  * when the caller is not one of Qt's libraries (lh_qt.c). */
 void lh_qt_item_size_read(unsigned hook, const void *caller, const void *item) LH_HIDDEN;
+/* Qt's code by module name (lh_module_named): its libraries, the plugins and QML modules it ships. */
+extern const char *const lh_qt_libraries[] LH_HIDDEN;
 /* After a dlclose that unloaded a module: what was learnt about code addresses is forgotten. */
 void lh_qt_forget_unloaded(void) LH_HIDDEN;
 /* The "qt" section of the summary. */

@@ -113,7 +113,9 @@ static const void *size_field(const void *object) {
     return crect + 1; /* y1, x2 */
 }
 
-static const char *const qt_libraries[] = {"libQt5", "libQt6", NULL};
+/* Qt's code: its libraries, and the plugins and QML modules it ships (styles, platform themes,
+ * Quick Controls), which read widgets' and items' geometry for their own work. */
+const char *const lh_qt_libraries[] = {"libQt5", "libQt6", "/qt5/plugins/", "/qt6/plugins/", "/qt5/qml/", "/qt6/qml/", NULL};
 
 static const char *title_of(const void *window) {
     static __thread char title[LH_OBJECT_TEXT] __attribute__((tls_model("initial-exec")));
@@ -141,7 +143,7 @@ const lh_toolkit lh_toolkit_qt = {
     .frame_clock_of = frame_clock_of,
     .frames_on_demand = true,
     .size_field = size_field,
-    .libraries = qt_libraries,
+    .libraries = lh_qt_libraries,
     .forget_unloaded = lh_qt_forget_unloaded,
     .summary = lh_qt_summary,
 };
