@@ -88,6 +88,15 @@ static void add_exec_segments(struct dl_phdr_info *info, lh_range *out, size_t m
     }
 }
 
+bool lh_module_path_of(const void *address, const char **path) {
+    *path = NULL;
+    if (_dl_find_object == NULL) return true;
+    struct dl_find_object found;
+    if (_dl_find_object((void *)address, &found) != 0) return false;
+    if (found.dlfo_link_map != NULL) *path = found.dlfo_link_map->l_name != NULL ? found.dlfo_link_map->l_name : "";
+    return true;
+}
+
 bool lh_module_named(const char *path, const char *name) {
     size_t n = strlen(name);
     if (n == 0) return false;

@@ -48,6 +48,11 @@ bool lh_modules_frozen(void) LH_HIDDEN;
  * callbacks. */
 bool lh_module_contains(const struct dl_phdr_info *info, uintptr_t address) LH_HIDDEN;
 
+/* Whether `address` lies in a loaded module, and the module's path in *path, through glibc 2.35's
+ * lock-free _dl_find_object: no lock, no allocation, any thread. Without that function (an older
+ * glibc): true with *path NULL (not known). */
+bool lh_module_path_of(const void *address, const char **path) LH_HIDDEN;
+
 /* Whether a module at `path` is named by `name`: its file name starts with `name` ("libQt6"), or,
  * for a `name` that begins with '/', its path contains it ("/qt6/plugins/"). */
 bool lh_module_named(const char *path, const char *name) LH_HIDDEN;

@@ -1,7 +1,7 @@
 /*
  * lh_watch.c — size reads that leave no call to see, seen with hardware breakpoints (lh_watch.h).
  *
- * A suspect: an object whose outside requests come LH_WATCH_STREAK times in a row, each after a
+ * A suspect: an object whose outside requests come WATCH_STREAK times in a row, each after a
  * layout of it and at most WATCH_GAP iterations after the one before (a timer, an idle or an input
  * handler that asks again after every layout). A suspect gets a watch: a perf_event_open(2)
  * breakpoint of type read-or-write on the 8 bytes its toolkit keeps its size in (x86 has no
@@ -22,7 +22,7 @@
  * breakpoint exists on the system: the kernel sets breakpoints up; scripts/bench/watch_cost.c). So a watch is short: given back after WATCH_QUIET requests
  * in a row with no read, after WATCH_REQUESTS requests in all (a loop is reported well within
  * them: LOOPHUNTER_LOOP_FRAMES, 30 by default), or after WATCH_IDLE iterations without a request;
- * its object then rests WATCH_REST iterations before it can be a suspect again. At most LH_WATCHES
+ * its object then rests WATCH_REST iterations before it can be a suspect again. At most WATCHES
  * objects are watched at once.
  *
  * Contracts: the watches belong to one thread (the first that arms one: `owner`, claimed with a
@@ -34,7 +34,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <link.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <string.h>
@@ -46,8 +45,8 @@
 #include "lh_symbols.h"
 #include "lh_watch.h"
 
-#define LH_WATCHES 2          /* of a thread's four debug registers */
-#define LH_WATCH_STREAK 3     /* outside requests after a layout, in a row, make a suspect */
+#define WATCHES 2             /* of a thread's four debug registers */
+#define WATCH_STREAK 3     /* outside requests after a layout, in a row, make a suspect */
 #define WATCH_GAP 16          /* iterations between two of them, at most */
 #define WATCH_IDLE 512        /* iterations without a request: the watch is given back */
 #define WATCH_QUIET 8         /* requests in a row with no read: given back */
@@ -60,8 +59,6 @@
 
 __thread bool lh_watch_armed __attribute__((tls_model("initial-exec")));
 
-/* glibc 2.35's lock-free lookup of the module holding an address (weak: older glibc, none). */
-extern int _dl_find_object(void *, struct dl_find_object *) __attribute__((weak));
 
 typedef struct watch {
     const void *object;       /* NULL: free */
@@ -83,7 +80,7 @@ typedef struct suspect {
 static _Atomic(lh_thread_rec *) owner;
 
 /* Owner-only. */
-static watch watches[LH_WATCHES];
+static watch watches[WATCHES];
 static suspect suspects[WATCH_SUSPECTS];
 static struct resting {
     const void *object;       /* NULL: free */
@@ -121,14 +118,14 @@ static bool claim(lh_tls *t) {
 }
 
 static watch *watch_of(const void *object) {
-    for (size_t i = 0; i < LH_WATCHES; i++)
+    for (size_t i = 0; i < WATCHES; i++)
         if (watches[i].object == object) return &watches[i];
     return NULL;
 }
 
 static void update_armed(void) {
     bool any = false;
-    for (size_t i = 0; i < LH_WATCHES; i++) any |= watches[i].object != NULL;
+    for (size_t i = 0; i < WATCHES; i++) any |= watches[i].object != NULL;
     lh_watch_armed = any;
 }
 
@@ -176,11 +173,11 @@ static void arm(lh_tls *t, const void *object, const void *field, const char *co
         !claim(t))
         return;
     watch *w = NULL;
-    for (size_t i = 0; i < LH_WATCHES && w == NULL; i++)
+    for (size_t i = 0; i < WATCHES && w == NULL; i++)
         if (watches[i].object == NULL) w = &watches[i];
     if (w == NULL) { /* the one whose object asked least lately goes */
         w = &watches[0];
-        for (size_t i = 1; i < LH_WATCHES; i++)
+        for (size_t i = 1; i < WATCHES; i++)
             if (watches[i].used < w->used) w = &watches[i];
         give_back(w);
     }
@@ -220,9 +217,8 @@ static void arm(lh_tls *t, const void *object, const void *field, const char *co
 /* Whether an access at `ip` is the program's: code of a loaded module (not generated code: a JIT's,
  * or valgrind's translations of everything) that is not the toolkit's or the runtime's. */
 static bool program_code(uintptr_t ip) {
-    if (lh_ranges_contain(toolkit_code, toolkit_ranges, ip)) return false;
-    struct dl_find_object found;
-    return _dl_find_object == NULL || _dl_find_object((void *)ip, &found) == 0;
+    const char *path;
+    return !lh_ranges_contain(toolkit_code, toolkit_ranges, ip) && lh_module_path_of((const void *)ip, &path);
 }
 
 /* Empties the ring: how many of its accesses came from the program's code. */
@@ -295,7 +291,7 @@ bool lh_watch_request(lh_tls *t, const void *object, uint64_t layouts, const voi
     }
     s->layouts = layouts;
     s->iteration = t->iteration;
-    if (s->streak < LH_WATCH_STREAK) return false;
+    if (s->streak < WATCH_STREAK) return false;
     memset(s, 0, sizeof *s);
     arm(t, object, field(object), libraries);
     return false;
@@ -303,7 +299,7 @@ bool lh_watch_request(lh_tls *t, const void *object, uint64_t layouts, const voi
 
 void lh_watch_iteration_slow(lh_tls *t) {
     if (t->rec == NULL || lh_load_relaxed(&owner) != t->rec) return;
-    for (size_t i = 0; i < LH_WATCHES; i++) {
+    for (size_t i = 0; i < WATCHES; i++) {
         watch *w = &watches[i];
         if (w->object == NULL) continue;
         if (t->iteration - w->used > WATCH_IDLE) {
@@ -329,7 +325,7 @@ void lh_watch_forget(const void *object) {
 void lh_watch_stop(void) {
     lh_tls *t = &lh_tls_data;
     if (t->rec == NULL || lh_load_relaxed(&owner) != t->rec) return;
-    for (size_t i = 0; i < LH_WATCHES; i++)
+    for (size_t i = 0; i < WATCHES; i++)
         if (watches[i].object != NULL) give_back(&watches[i]);
     memset(suspects, 0, sizeof suspects);
     memset(resting, 0, sizeof resting);

@@ -13,7 +13,7 @@
  * Contracts: called on one thread at a time per watch set (the first thread that arms one owns
  * them; Qt's widgets live on the GUI thread), guard held; no allocation (the ring is mmap'd from
  * the perf descriptor, which is closed at once: no descriptor is held); no lock; errno preserved by
- * the callers' guard. Never inside a seccomp sandbox. At most LH_WATCHES objects watched (of the
+ * the callers' guard. Never inside a seccomp sandbox. At most two objects watched (of the
  * four debug registers a thread has; a debugger may hold others: then nothing is watched).
  */
 #ifndef LH_WATCH_H

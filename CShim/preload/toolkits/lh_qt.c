@@ -666,7 +666,6 @@ typedef void (*static_meta_call_fn)(void *object, int call, int index, void **ar
 static static_meta_call_fn item_meta_call_next;
 static uint64_t geometry_properties; /* bit i: relative property index i is x, y, width or height */
 static _Atomic uint64_t geometry_reads, cpp_geometry_reads;
-extern int _dl_find_object(void *, struct dl_find_object *) __attribute__((weak));
 
 /* A read of the item's geometry noted, with its parent item (guard held). */
 static void note_item_read(lh_tls *t, const void *item, _Atomic uint64_t *stat) {
@@ -689,9 +688,8 @@ static LH_NOINLINE void item_geometry_read(void *item) {
  * ships): glibc's lock-free lookup of the module that holds it (glibc 2.35; without it, no call is
  * told apart: none is Qt's). */
 static bool qt_code_lookup(const void *pc) {
-    struct dl_find_object found;
-    if (_dl_find_object == NULL || _dl_find_object((void *)pc, &found) != 0 || found.dlfo_link_map == NULL) return false;
-    const char *path = found.dlfo_link_map->l_name != NULL ? found.dlfo_link_map->l_name : "";
+    const char *path;
+    if (!lh_module_path_of(pc, &path) || path == NULL) return false;
     for (size_t i = 0; lh_qt_libraries[i] != NULL; i++)
         if (lh_module_named(path, lh_qt_libraries[i])) return true;
     return false;
