@@ -11,8 +11,8 @@
  * collide with a host that closes or dup2s descriptors), and munmap ends it. No signal is asked
  * for: the kernel writes a sample per access, nothing reaches the host.
  *
- * The ring is emptied at each iteration of the owner's loop (lh_watch_iteration: two loads and a
- * store per watch), so at a request it holds the accesses of this iteration only: any from a
+ * The ring is emptied at each iteration of the owner's loop (lh_watch_iteration: its records'
+ * headers walked and counted, nothing looked up), so at a request it holds the accesses of this iteration only: any from a
  * loaded module's code outside the toolkit's (its libraries, plugins and QML modules), libc, the
  * loader, libstdc++ and LoopHunter is the program's read.
  *
@@ -221,8 +221,9 @@ static bool program_code(uintptr_t ip) {
     return !lh_ranges_contain(toolkit_code, toolkit_ranges, ip) && lh_module_path_of((const void *)ip, &path);
 }
 
-/* Empties the ring: how many of its accesses came from the program's code. */
-static uint32_t drain(watch *w) {
+/* Empties the ring: how many of its accesses came from the program's code (`judge`; otherwise
+ * they are only counted, and 0 is returned). */
+static uint32_t drain(watch *w, bool judge) {
     struct perf_event_mmap_page *h = (struct perf_event_mmap_page *)w->ring;
     const unsigned char *data = w->ring + page_bytes();
     const uint64_t size = WATCH_RING_PAGES * page_bytes();
@@ -241,7 +242,7 @@ static uint32_t drain(watch *w) {
         if (rec.header.size < sizeof rec.header || rec.header.size > head - tail) break;
         if (rec.header.type == PERF_RECORD_SAMPLE) {
             samples++;
-            if (program_code((uintptr_t)rec.ip)) reads++;
+            if (judge && program_code((uintptr_t)rec.ip)) reads++;
         } else if (rec.header.type == PERF_RECORD_LOST) {
             lh_add_relaxed(&samples_lost, 1); /* stat */
         }
@@ -271,7 +272,7 @@ bool lh_watch_request(lh_tls *t, const void *object, uint64_t layouts, const voi
     watch *w = watch_of(object);
     if (w != NULL) {
         w->used = t->iteration;
-        bool read = drain(w) > 0;
+        bool read = drain(w, true) > 0;
         w->requests++;
         w->quiet = read ? 0 : w->quiet + 1;
         if (w->quiet >= WATCH_QUIET || w->requests >= WATCH_REQUESTS) {
@@ -306,7 +307,7 @@ void lh_watch_iteration_slow(lh_tls *t) {
             give_back_to_rest(t, w);
             lh_add_relaxed(&given_back_idle, 1); /* stat */
         } else {
-            drain(w); /* reads before this iteration explain no request of it */
+            drain(w, false); /* reads before this iteration explain no request of it: counted only */
         }
     }
 }
