@@ -84,6 +84,8 @@ build_test_programs() {
     -L"$out" -ltoykit -Wl,-rpath,"$(cd "$out" && pwd)" -o "$out/test-programs/lh-probe"
   "$cc" "${common[@]}" -ISources/Toykit/include Tests/Programs/lh_leave.c \
     -L"$out" -ltoykit -Wl,-rpath,"$(cd "$out" && pwd)" -o "$out/test-programs/lh-leave"
+  "$cc" "${common[@]}" -ISources/Toykit/include Tests/Programs/lh_burst.c \
+    -L"$out" -ltoykit -Wl,-rpath,"$(cd "$out" && pwd)" -o "$out/test-programs/lh-burst"
   "$cc" "${common[@]}" Tests/Programs/lh_poller.c -o "$out/test-programs/lh-poller"
   "$cc" "${common[@]}" Tests/Programs/lh_alloc_probe.c -lpthread -o "$out/test-programs/lh-alloc-probe"
   # The same probe linked to each replacement allocator present (the tests name a missing one).

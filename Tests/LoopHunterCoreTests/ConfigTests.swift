@@ -66,7 +66,7 @@ struct ConfigTests {
         let d = Self.defaults
         #expect(d.threshold == 100 && d.streak == 60 && d.streak_gap_ms == 25)
         #expect(d.table_slots == 16384 && d.max_frames == 64 && d.max_reports == 100)
-        #expect(d.throttle_secs == 0 && d.history == 32 && !d.disable && !d.verbose)
+        #expect(d.throttle_secs == 0 && d.history == 32 && !d.disable && !d.verbose && d.report_thread)
         #expect(cText(d.dir) == "/tmp/loophunter-1000")
         #expect(cText(d.loop_libs) == "libglib-2.0.so,libtoykit.so,libQt5Core.so,libQt6Core.so")
         #expect(d.families == UInt32(LH_FAMILY_LAYOUT | LH_FAMILY_ALLOC | LH_FAMILY_LOOP | LH_FAMILY_LOG |

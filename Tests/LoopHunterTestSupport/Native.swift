@@ -25,6 +25,8 @@ package enum Native {
     package static let mallocDebug = "/lib/x86_64-linux-gnu/libc_malloc_debug.so.0"
     /// A toykit loop left by _exit, exec, vfork... (Tests/Programs/lh_leave.c).
     package static let leave = release.appendingPathComponent("test-programs/lh-leave").path
+    /// Reports made back to back, then left by exit, _exit, exec or fork (Tests/Programs/lh_burst.c).
+    package static let burst = release.appendingPathComponent("test-programs/lh-burst").path
 
     /// The toykit scenarios, as `toykit-demo --list` prints them.
     package static let scenarios = ["healthy", "loop", "capped-loop", "oscillate", "alloc-storm", "leak", "threads", "fork",

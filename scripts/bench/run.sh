@@ -143,17 +143,22 @@ if want 3; then
 echo "## 3. Breach path"
 echo
 echo "\`lh_bench breach MODE $breaches\`: the layout call that crosses LOOPHUNTER_THRESHOLD=100, minus a"
-echo "plain call right after it. *unique*: each breach has a new type, so each writes a report"
-echo "(stack capture with libunwind, module resolution, object description, JSON, tmp file + rename)."
-echo "*same*: one type, so every breach after the first is throttled (capture, resolve, fingerprint)."
+echo "plain call right after it, on the breaching thread. *unique*: each breach has a new type, so each"
+echo "writes a report (stack capture with libunwind, module resolution, object description, JSON); the"
+echo "file (tmp file + rename) is written by LoopHunter's writer thread from the second report on."
+echo "*unique, on the breaching thread*: the same with LOOPHUNTER_REPORT_THREAD=0, each file written by"
+echo "the breaching call itself. *same*: one type, so every breach after the first is throttled"
+echo "(capture, resolve, fingerprint). Reports on this machine's /tmp (ext4)."
 echo
 echo "| mode | p50 µs | p99 µs | max µs | breaches |"
 echo "|---|---|---|---|---|"
-for mode in unique same; do
+for mode in unique unique-on-thread same; do
   n=$breaches; [ $mode = same ] && n=$((breaches * 4))
+  label=$mode; arg=$mode; thread=1
+  [ $mode = unique-on-thread ] && { label="unique, on the breaching thread"; arg=unique; thread=0; }
   line=$(LD_PRELOAD=$preload LOOPHUNTER_DIR=$work/breach-$mode LOOPHUNTER_MAX_REPORTS=1000000 \
-         "$bench/lh_bench" breach $mode $n)
-  printf "| %s | %s | %s | %s | %s |\n" "$mode" "$(echo "$line" | field p50)" "$(echo "$line" | field p99)" \
+         LOOPHUNTER_REPORT_THREAD=$thread "$bench/lh_bench" breach $arg $n)
+  printf "| %s | %s | %s | %s | %s |\n" "$label" "$(echo "$line" | field p50)" "$(echo "$line" | field p99)" \
     "$(echo "$line" | field max)" "$(echo "$line" | field n)"
 done
 written=$(ls "$work/breach-unique" | grep -c '^report-' || true)

@@ -74,7 +74,10 @@
 /* On/off variables: field, suffix, default, meaning. */
 #define LH_CONFIG_FLAGS(X)                                                                          \
     X(disable, "DISABLE", false, "kill switch: every hook becomes a plain forward, nothing is written") \
-    X(verbose, "VERBOSE", false, "one stderr line per report written")
+    X(verbose, "VERBOSE", false, "one stderr line per report written")                           \
+    X(report_thread, "REPORT_THREAD", true,                                                         \
+      "report files are written by a thread of LoopHunter's once the process wrote its first one "  \
+      "(the breaching thread does not wait on the file system); off: each by its breaching thread")
 
 /* Text variables: field, suffix, capacity, default, meaning. An empty default is computed at load
  * time (the report directory: /tmp/loophunter-<uid>). */

@@ -29,7 +29,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -522,7 +521,6 @@ static void *watchdog_main(void *arg) {
     (void)arg;
     lh_tls *t = &lh_tls_data;
     t->guard++; /* forever: nothing this thread does is counted or checked */
-    if (!lh_sandboxed()) prctl(PR_SET_NAME, "loophunter-wd", 0, 0, 0);
     uint64_t tick = stall_ns() / 8;
     if (tick < 10000000u) tick = 10000000u;
     if (tick > 500000000u) tick = 500000000u;
@@ -569,18 +567,9 @@ static void start_watchdog(void) {
         scan_mem = mem;
     }
     lh_store_relaxed(&stall_signal, claim_signal());
-    /* The thread starts with every signal blocked: the host's signals never land on it. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    /* Joinable: an attach session that ends joins it (under the preload it runs until exit). */
-    pthread_attr_setstacksize(&attr, 256 * 1024);
     lh_store_relaxed(&watchdog_stop, false);
-    int err = pthread_create(&watchdog_thread, &attr, watchdog_main, NULL);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* Joinable: an attach session that ends joins it (under the preload it runs until exit). */
+    int err = lh_thread_spawn(&watchdog_thread, 256 * 1024, watchdog_main, "loophunter-wd");
     if (err != 0) lh_diag("loophunter: could not start the stall watchdog; stalls are reported without the stuck stack");
 }
 

@@ -24,6 +24,7 @@
 #include "lh_breach.h"
 #include "lh_io.h"
 #include "lh_unwind.h"
+#include "lh_writer.h"
 
 #define LH_FRAMES_CAP 256    /* LOOPHUNTER_MAX_FRAMES at most */
 #define LH_SELF_FRAMES 16    /* room for LoopHunter's own frames on top of the stack */
@@ -137,6 +138,7 @@ void lh_breach_after_fork(void) {
     lh_store_relaxed(&scratch_busy, 0);
     memset(throttle, 0, sizeof throttle);
     memset(&stats, 0, sizeof stats);
+    lh_writer_after_fork();
 }
 
 void lh_breach_joined(void) { lh_add_relaxed(&stats.joined, 1); /* stat */ }
@@ -498,14 +500,29 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
     /* Composed after room for a spool frame's header (used inside a sandbox, lh_sandbox.c). */
     lh_buf json;
     lh_buf_init(&json, s->json + LH_SPOOL_HEADER, sizeof s->json - LH_SPOOL_HEADER - 1);
-    int result = -EOVERFLOW;
-    if (lh_report_compose(&json, &r))
-        result = lh_sandboxed() ? lh_spool_append(s->json, json.len)
-                                : lh_write_file_atomic(lh_proc.cfg.dir, s->file_name, json.data, json.len, s->paths,
-                                                       sizeof s->paths);
+    if (!lh_report_compose(&json, &r)) {
+        lh_breach_file_written(-EOVERFLOW);
+        return;
+    }
+    /* Handed to the writer thread (lh_writer.c) when it runs; else written here, and the writer is
+     * started at the next iteration boundary. Inside a sandbox, appended to the spool. */
+    int result = 0;
+    if (lh_sandboxed()) {
+        result = lh_spool_append(s->json, json.len);
+        lh_breach_file_written(result);
+    } else if (!lh_writer_submit(s->file_name, json.data, json.len)) {
+        result = lh_write_file_atomic(lh_proc.cfg.dir, s->file_name, json.data, json.len, s->paths, sizeof s->paths);
+        lh_breach_file_written(result);
+        lh_writer_wanted();
+    }
+    /* A queued report's line is said now: the file follows within microseconds (a failure to write
+     * it is said by the writer, as here). */
+    if (result == 0 && lh_proc.cfg.verbose) verbose_line(b, s);
+}
+
+void lh_breach_file_written(int result) {
     if (result == 0) {
         lh_add_relaxed(&stats.written, 1); /* stat */
-        if (lh_proc.cfg.verbose) verbose_line(b, s);
     } else {
         lh_add_relaxed(&stats.failed, 1); /* stat */
         failure_line(result);
@@ -587,6 +604,7 @@ void lh_breach_summary(lh_json *j) {
     lh_json_u64(j, "stack_skipped_small_stack", lh_load_relaxed(&stats.captures_skipped_stack));
     uint64_t captures = lh_load_relaxed(&stats.capture_count);
     lh_json_u64(j, "breach_path_mean_us", captures != 0 ? lh_load_relaxed(&stats.capture_ns_total) / captures / 1000 : 0);
+    lh_writer_summary(j);
     lh_json_end_object(j);
     lh_json_begin_array(j, "fingerprints");
     for (size_t i = 0; i < LH_THROTTLE_SLOTS; i++) {

@@ -51,6 +51,9 @@ struct lh_breach {
 
 /* Captures the stack, throttles, writes the report. Called with the thread's guard held. */
 void lh_breach_report(lh_tls *t, const lh_breach *b) LH_HIDDEN;
+/* A report file was written (0) or not (-errno): counted for the summary; the first failure is
+ * said on stderr. The breaching thread's or the writer thread's (lh_writer.c). */
+void lh_breach_file_written(int result) LH_HIDDEN;
 /* A crossing that joined a loop already reported (counted for the summary). */
 void lh_breach_joined(void) LH_HIDDEN;
 /* The report's object's table slot: given (alloc-storm), looked up, or none (a named object). */

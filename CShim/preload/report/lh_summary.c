@@ -46,6 +46,7 @@
 #include "lh_breach.h"
 #include "lh_io.h"
 #include "lh_json.h"
+#include "lh_writer.h"
 
 #define SUMMARY_BYTES (1024 * 1024)
 #define SUMMARY_SCRATCH 8192 /* at the end of the buffer: the file names */
@@ -403,6 +404,8 @@ bool lh_summary_leaving(lh_summary_state state) {
     LH_GUARDED(&lh_tls_data);
     /* What is still going on (stalls on other threads, windows never painted) is reported. */
     LH_EACH_DETECTOR(flush, &lh_tls_data);
+    /* Every report queued for the writer thread is on disk before the summary counts them. */
+    lh_writer_drain();
     char *own = NULL;
     char *mem = held ? shared_buffer() : NULL;
     if (mem == NULL) {
@@ -448,6 +451,7 @@ void lh_summary_spooled(bool held) {
 
 void lh_summary_stayed(bool held) {
     if (!held) return;
+    lh_writer_reopen(); /* the exec failed: the writer thread takes reports again */
     /* The exec failed: the process runs on; the next refresh writes "running" again, soon. */
     lh_store_relaxed(&lh_summary_due_ns, lh_proc.cfg.summary_interval_ms == 0 || lh_sandboxed() ? UINT64_MAX : 0);
     /* release: as in lh_summary_refresh. */

@@ -132,6 +132,10 @@ static inline void lh_count_hook_call(unsigned id) {
  * the process is a GUI program, which also resolves the originals and primes the unwinder); NULL
  * when the pool is exhausted. Guard held. */
 lh_thread_rec *lh_thread_record(lh_tls *t) LH_HIDDEN;
+/* Starts a thread of LoopHunter's (the stall watchdog, the report writer): joinable, `stack` bytes
+ * of stack, created with every signal blocked (the host's signals never land on it), named `name`
+ * before this returns. Returns 0 or pthread_create's error. */
+int lh_thread_spawn(pthread_t *thread, size_t stack, void *(*main_fn)(void *), const char *name) LH_HIDDEN;
 /* Ends the current iteration (into the history) and starts a new one. `claim`: take a thread
  * record if the thread has none. On a frame-driven thread this counts the iteration but leaves the
  * epoch to the frames. Returns the time it began. Guard held. */

@@ -36,6 +36,7 @@
 
 #include "lh_io.h"
 #include "lh_breach.h"
+#include "lh_writer.h"
 #include "lh_runtime.h"
 
 enum { SANDBOX_NONE = 0, SANDBOX_PREPARING = 1, SANDBOX_ON = 2 };
@@ -54,6 +55,9 @@ static void prepare(const char *how) {
     if (!lh_cas_relaxed(&lh_sandbox_state, &expected, SANDBOX_PREPARING))
         return;
     int saved = errno;
+    /* Reports queued for the writer thread are written now, while open and rename still may be
+     * called; from now on each report is appended to the spool by its breaching thread. */
+    lh_writer_drain();
     entered_by = how;
     entered_ns = lh_now_ns();
     if (lh_proc.dir_ok) {

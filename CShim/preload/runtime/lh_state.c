@@ -24,6 +24,7 @@
 #include "lh_detectors.h"
 #include "lh_io.h"
 #include "lh_symbols.h"
+#include "lh_writer.h"
 
 extern char **environ;
 
@@ -272,6 +273,7 @@ void lh_session_end(void) {
      * that stays mapped. */
     lh_store_release(&lh_state, LH_STATE_DETACHED);
     LH_EVERY_DETECTOR(detached);
+    lh_writer_stop(); /* no thread of ours is left */
 }
 
 /* Whether libc comes before this library in the loader's list: a preloaded library (and one a

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -18,6 +19,7 @@
 
 #include "lh_cause.h"
 #include "lh_watch.h"
+#include "lh_writer.h"
 #include "lh_detectors.h"
 
 __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec")));
@@ -88,6 +90,21 @@ static void thread_exit(void *arg) {
     lh_store_release(&r->state, LH_REC_DONE);
 }
 
+int lh_thread_spawn(pthread_t *thread, size_t stack, void *(*main_fn)(void *), const char *name) {
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* the new thread inherits the mask */
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, stack);
+    int err = pthread_create(thread, &attr, main_fn, NULL);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* A program that lists its threads right after sees ours named (no prctl inside a sandbox). */
+    if (err == 0 && !lh_sandboxed()) pthread_setname_np(*thread, name);
+    return err;
+}
+
 lh_thread_rec *lh_thread_record(lh_tls *t) {
     if (LH_LIKELY(t->rec != NULL)) return t->rec;
     if (t->record_failed || lh_proc.records == NULL) return NULL;
@@ -149,6 +166,7 @@ uint64_t lh_thread_new_iteration(lh_tls *t, bool claim) {
     t->iteration++;
     lh_cause_boundary(); /* size reads of the last iteration explain no request of this one */
     lh_watch_iteration(t); /* nor do those seen by a watch */
+    lh_writer_tick();      /* the report writer thread starts after the first report */
     /* On a frame-driven thread the frames are the epochs; an iteration only counts. */
     if (!t->frame_driven || t->epoch == 0) start_epoch(t, r, now, t->iteration, t->iteration < 2);
     return now;

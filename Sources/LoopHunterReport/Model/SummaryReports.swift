@@ -16,8 +16,11 @@ public struct SummaryReports: Codable, Sendable, Equatable {
     public let notWrittenNoDirectory: UInt64
     /// Breaches that could not be throttled because every throttle entry was in use.
     public let throttleTableFull: UInt64
-    /// Mean cost of the breach path (capture, resolve, write), microseconds.
+    /// Mean cost of the breach path on the breaching thread (capture, resolve, compose, and the
+    /// file's writing when no writer thread took it), microseconds.
     public let breachPathMeanUs: UInt64
+    /// The report writer thread (nil in files written before it).
+    public let writer: SummaryReportWriter?
 
     enum CodingKeys: String, CodingKey {
         case breaches, written, suppressed
@@ -26,5 +29,6 @@ public struct SummaryReports: Codable, Sendable, Equatable {
         case notWrittenNoDirectory = "not_written_no_directory"
         case throttleTableFull = "throttle_table_full"
         case breachPathMeanUs = "breach_path_mean_us"
+        case writer
     }
 }

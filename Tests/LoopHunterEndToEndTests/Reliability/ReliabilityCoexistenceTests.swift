@@ -46,6 +46,31 @@ struct ReliabilityCoexistenceTests {
         #expect(cli.stderr.contains("SandboxView"), "the finding is printed once: \(cli.stderr)")
     }
 
+    @Test("row 34: reports still queued for the writer thread when the sandbox begins are written before the filter applies; none after it",
+          arguments: ["tsync", "prctl"])
+    func sandboxAfterQueuedReports(_ mode: String) throws {
+        try Rel.ensureBuilt()
+        let dir = ReportDirectory("rel-sandbox-queued-\(mode)")
+        defer { dir.remove() }
+        let burst = 300
+        let run = Rel.same([Self.sandbox, mode], dir: dir, extra: ["LH_SANDBOX_BURST": "\(burst)", "LOOPHUNTER_MAX_REPORTS": "1000"],
+                           compareStderr: false)
+        #expect(run.stdout == "sandbox: violations=0\n", "\(run.stdout) \(run.stderr)")
+        let before = dir.fileNames.filter { $0.hasPrefix("report-") }
+        #expect(before.count == burst, "every report made before the filter is a file: \(before.count)")
+        #expect(!dir.fileNames.contains { $0.hasPrefix(".") }, "no temporary left: \(dir.fileNames.filter { $0.hasPrefix(".") })")
+        let collection = try ReportDirectoryReader(directory: URL(fileURLWithPath: dir.path)).read()
+        #expect(collection.problems.isEmpty, "\(collection.problems)")
+        let types = collection.reports.map(\.report.object.type)
+        #expect(Set(types.filter { $0.hasPrefix("Before") }).count == burst)
+        #expect(types.filter { $0 == "SandboxView" }.count == 1, "the report made inside the sandbox, from the spool")
+        let summary = try #require(collection.summaries.first?.summary)
+        #expect(summary.sandbox?.recordsSpooled == 1 && summary.sandbox?.recordsLost == 0)
+        #expect(summary.reports.written == UInt64(burst + 1) && summary.reports.failed == 0)
+        let writer = try #require(summary.reports.writer)
+        #expect(writer.queued > 0, "the writer thread ran before the sandbox: \(writer)")
+    }
+
     @Test("a spool record cut short (a full disk) is never read as a report; the others are")
     func spoolCutShort() throws {
         try Rel.ensureBuilt()

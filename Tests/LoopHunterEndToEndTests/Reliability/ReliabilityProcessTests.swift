@@ -85,13 +85,17 @@ struct ReliabilityProcessTests {
         #expect(run.stdout == "preload: absent\n" || run.stdout == "preload: loaded\n", "\(run.stdout)")
     }
 
-    @Test("row 14: no helper thread; the app's own signal handler runs")
-    func noHelperThreads() throws {
+    @Test("row 14: LoopHunter's helper thread (the report writer) blocks the app's signals; the app's own handler runs")
+    func helperThreadsBlockSignals() throws {
         try Rel.ensureBuilt()
         let dir = ReportDirectory("rel-appsig")
         defer { dir.remove() }
         let run = Rel.same([Rel.program, "app-signals"], dir: dir)
-        #expect(run.stdout == "app-signals: threads=1 handler=ran\n")
+        #expect(run.stdout == "app-signals: threads=1 handler=ran helpers_taking_signals=0\n")
+        // The helper existed while the signal was sent: it wrote the second report.
+        let reports = try #require(try RawReports.summary(dir)["reports"] as? [String: Any])
+        let writer = try #require(reports["writer"] as? [String: Any])
+        #expect(Rel.number(writer["queued"]) == 1 && Rel.number(reports["written"]) == 2, "\(reports)")
     }
 
     @Test("row 15: atexit before us, a destructor that mallocs, a thread allocating during exit(): status 7, one summary, no stderr")

@@ -13,6 +13,7 @@
  * Both go through glibc's prctl() and syscall() functions, as Firefox does, after
  * prctl(PR_SET_NO_NEW_PRIVS, 1). The program:
  *   1. runs a healthy toykit loop for ~200 ms (a window whose label a 20 ms timer updates);
+ *      With LH_SANDBOX_BURST=N, then makes N reports back to back (burst_before_sandbox);
  *   2. installs a SIGSYS handler (SA_SIGINFO|SA_NODEFER), then the filter: an arch check, an allow
  *      list close to a content sandbox's (read/write, memory, futex, poll/epoll/select, pipes, dup,
  *      fcntl, clocks and sleeps, signals, threads: clone only with CLONE_THREAD, clone3 fails with
@@ -293,6 +294,29 @@ static bool healthy_tick(void *data) {
     return true;
 }
 
+/* LH_SANDBOX_BURST=N: N views of their own types ("Before<k>") laid out 101 times each in an
+ * iteration of their own (marked with loophunter_iteration_mark, a weak reference), right before the
+ * filter: N layout-storm reports, most of them still queued for LoopHunter's writer thread when the
+ * filter is installed (it must drain them first, lh_sandbox.c). */
+#pragma weak loophunter_iteration_mark
+void loophunter_iteration_mark(void);
+
+static void burst_before_sandbox(void) {
+    const char *text = getenv("LH_SANDBOX_BURST");
+    int n = text != NULL ? atoi(text) : 0;
+    if (n <= 0) return;
+    TkViewClass *classes = calloc((size_t)n, sizeof *classes);
+    char (*names)[32] = calloc((size_t)n, sizeof *names);
+    if (classes == NULL || names == NULL) abort();
+    for (int k = 0; k < n; k++) {
+        snprintf(names[k], sizeof names[k], "Before%d", k);
+        classes[k].type_name = names[k];
+        TkView *view = tk_view_new(&classes[k], "burst");
+        if (loophunter_iteration_mark) loophunter_iteration_mark();
+        for (int c = 0; c < 101; c++) tk_view_layout(view);
+    }
+}
+
 /* The storm view re-marks itself from its own layout until it was laid out 150 times: the
  * uncapped pass lays it out again and again within one iteration. */
 typedef struct Storm {
@@ -335,6 +359,7 @@ int main(int argc, char **argv) {
     tk_loop_add_root(h.loop, window);
     tk_loop_add_timer(h.loop, 20, healthy_tick, &h);
     tk_loop_run(h.loop, 200);
+    burst_before_sandbox();
 
     /* 2. The sandbox. */
     const char *bt = getenv("LH_SANDBOX_BACKTRACE");
