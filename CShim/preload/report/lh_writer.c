@@ -104,12 +104,16 @@ static void give_back_pages(uint64_t at, bool held) {
     int expected = 0;
     /* acquire: the last producer's head is seen (it is `at`, or the ring is not empty). */
     if (!held && !lh_cas_acquire(&producing, &expected, 1)) return;
+    if (!held) lh_tsan_acquired(&producing);
     if (lh_load_relaxed(&head) == at) {
         madvise(ring, LH_WRITER_RING, MADV_DONTNEED);
         given_back_at = at;
     }
     /* release: pairs with the next producer's acquire. */
-    if (!held) lh_store_release(&producing, 0);
+    if (!held) {
+        lh_tsan_releasing(&producing);
+        lh_store_release(&producing, 0);
+    }
 }
 
 /* A write that failed for want of something that may come back (a descriptor, memory, disk space):
@@ -188,6 +192,7 @@ static void *writer_main(void *arg) {
 bool lh_writer_submit(const char *name, const char *text, size_t len) {
     /* acquire: pairs with the release of RUNNING (the ring is mapped). */
     if (lh_load_acquire(&phase) != PHASE_RUNNING || lh_load_relaxed(&closed)) return false;
+    lh_tsan_acquired(&phase); /* a TSan host: the ring's mapping was published with RUNNING */
     size_t name_len = strlen(name);
     uint64_t size = padded(sizeof(record) + name_len + 1 + len);
     if (name_len == 0 || size > LH_WRITER_LARGEST) {
@@ -269,6 +274,7 @@ static LH_NOINLINE void start(void) {
         pthread_setschedparam(thread, SCHED_IDLE, &idle);
     }
     /* release: the ring's mapping is seen by every producer that sees RUNNING. */
+    lh_tsan_releasing(&phase);
     lh_store_release(&phase, err == 0 ? PHASE_RUNNING : PHASE_NEVER);
 }
 
@@ -293,6 +299,7 @@ static bool take_waiting(_Atomic int *flag, uint64_t deadline) {
 void lh_writer_drain(void) {
     /* acquire: the ring is mapped when the writer ran. */
     if (lh_load_acquire(&phase) != PHASE_RUNNING || lh_load_relaxed(&closed)) return;
+    lh_tsan_acquired(&phase);
     lh_store_relaxed(&closed, true);
     /* The producers' flag, for good: a report being queued right now is whole once we hold it,
      * and every later one is written by its breaching thread. Then the consumers': the writer
