@@ -129,8 +129,8 @@ static bool transient(int result) {
     }
 }
 
-/* Writes every record queued when it looked (the consumer's flag held). `leaving`: a drain's (the
- * producers' flag held too; every record is written or counted as failed). Returns how many were
+/* Writes every record queued when it looked (the consumer's flag held). `leaving`: a drain's (every
+ * record is written or counted as failed; the producers' flag held too, when it could be taken). Returns how many were
  * written or failed; *stalled: the first record is kept for a retry (the writer's only). */
 static uint64_t consume(bool leaving, bool *stalled) {
     uint64_t done = 0;
@@ -160,7 +160,7 @@ static uint64_t consume(bool leaving, bool *stalled) {
         lh_tsan_releasing(&tail);
         lh_store_release(&tail, at);
     }
-    give_back_pages(at, leaving);
+    give_back_pages(at, leaving && drain_holds);
     return done;
 }
 
@@ -306,8 +306,9 @@ void lh_writer_drain(void) {
      * gives it back after the record in hand. Each wait is bounded (a producer copying, one file
      * being written); what is queued is then written here, however long it takes, as each
      * breaching thread would have written it without the writer. */
-    if (!take_waiting(&producing, lh_now_ns() + LH_WRITER_WAIT_NS)) return;
-    drain_holds = true;
+    drain_holds = take_waiting(&producing, lh_now_ns() + LH_WRITER_WAIT_NS);
+    /* The writer's record in hand is written before this returns (a seccomp filter may follow),
+     * even when a producer did not let go (interrupted by the signal handler calling us). */
     if (!take_waiting(&consuming, lh_now_ns() + LH_WRITER_WAIT_NS)) return; /* stuck in one write */
     bool stalled;
     lh_add_relaxed(&stats.written_leaving, consume(true, &stalled)); /* stat */
