@@ -18,6 +18,7 @@
 #define lh_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
 #define lh_sub_relaxed(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_relaxed)
 #define lh_add_release(p, v) atomic_fetch_add_explicit((p), (v), memory_order_release)
+#define lh_exchange_relaxed(p, v) atomic_exchange_explicit((p), (v), memory_order_relaxed)
 /* Compare-and-swap: on success with the order named, on failure relaxed (unless named). */
 #define lh_cas_relaxed(p, expected, v)                                                              \
     atomic_compare_exchange_strong_explicit((p), (expected), (v), memory_order_relaxed, memory_order_relaxed)

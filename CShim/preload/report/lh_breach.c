@@ -54,6 +54,7 @@ static struct {
     _Atomic uint64_t seq, breaches, admitted, written, suppressed, joined, capped, failed, skipped_no_dir;
     _Atomic uint64_t capture_ns_total, capture_count, captures_skipped_stack, throttle_full;
     _Atomic int write_failure_said;
+    _Atomic int unsaid_failure; /* -errno the writer thread met, for a thread with stderr to say */
 } stats;
 
 typedef struct lh_scratch {
@@ -516,7 +517,8 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
         lh_writer_wanted();
     }
     /* A queued report's line is said now: the file follows within microseconds (a failure to write
-     * it is said by the writer, as here). */
+     * it is said by the next report's thread or the leaving thread). */
+    lh_breach_say_later_failure();
     if (result == 0 && lh_proc.cfg.verbose) verbose_line(b, s);
 }
 
@@ -527,6 +529,24 @@ void lh_breach_file_written(int result) {
         lh_add_relaxed(&stats.failed, 1); /* stat */
         failure_line(result);
     }
+}
+
+void lh_breach_file_written_later(int result) {
+    if (result == 0) {
+        lh_add_relaxed(&stats.written, 1); /* stat */
+    } else {
+        lh_add_relaxed(&stats.failed, 1); /* stat */
+        int expected = 0;
+        /* relaxed: the first failure's error, a once-value said by another thread. */
+        lh_cas_relaxed(&stats.unsaid_failure, &expected, result);
+    }
+}
+
+void lh_breach_say_later_failure(void) {
+    /* relaxed: a once-value (failure_line says only the first failure anyway). */
+    if (LH_LIKELY(lh_load_relaxed(&stats.unsaid_failure) == 0)) return;
+    int error = lh_exchange_relaxed(&stats.unsaid_failure, 0);
+    if (error != 0) failure_line(error);
 }
 
 void lh_breach_report(lh_tls *t, const lh_breach *b) {

@@ -52,8 +52,12 @@ struct lh_breach {
 /* Captures the stack, throttles, writes the report. Called with the thread's guard held. */
 void lh_breach_report(lh_tls *t, const lh_breach *b) LH_HIDDEN;
 /* A report file was written (0) or not (-errno): counted for the summary; the first failure is
- * said on stderr. The breaching thread's or the writer thread's (lh_writer.c). */
+ * said on stderr. A thread of the program's (breaching, leaving). */
 void lh_breach_file_written(int result) LH_HIDDEN;
+/* The same, from the writer thread, whose descriptor table (lh_writer.c) has no stderr: a failure
+ * is kept to be said by lh_breach_say_later_failure (the next report, the leaving thread). */
+void lh_breach_file_written_later(int result) LH_HIDDEN;
+void lh_breach_say_later_failure(void) LH_HIDDEN;
 /* A crossing that joined a loop already reported (counted for the summary). */
 void lh_breach_joined(void) LH_HIDDEN;
 /* The report's object's table slot: given (alloc-storm), looked up, or none (a named object). */

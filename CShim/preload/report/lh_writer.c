@@ -17,7 +17,18 @@
  * first report is on disk before the breaching call returns. The thread is created with every
  * signal blocked (it never runs the host's code, never receives its signals) and in SCHED_IDLE (it
  * only uses CPU time the program leaves), holds the guard for good and makes only futex, open,
- * write, close, rename, unlink and madvise calls.
+ * read, write, close, close_range, rename, unlink and madvise calls.
+ *
+ * Descriptors: the writer first gives itself a descriptor table of its own, empty
+ * (close_range(CLOSE_RANGE_UNSHARE), Linux 5.9), so that the report files it opens never show in
+ * the program's table: they take no descriptor number the program expects (close(1); open() gives
+ * 1), never change a count of /proc/self/fd, are never closed under the writer by a program that
+ * closes every descriptor (closefrom) nor by one the program opened at the same number, and a
+ * program that used up RLIMIT_NOFILE does not stop them. Holding none of the program's descriptors,
+ * it keeps no pipe or socket open that the program closed. It cannot write to stderr either: a
+ * failure it meets is said by the next breaching thread or the leaving thread
+ * (lh_breach_file_written_later). Under a seccomp filter (the thread's Seccomp field is not 0: a
+ * container, a service) or on an older kernel, it keeps the shared table, as before.
  *
  * Leaving: lh_writer_drain (the summary at exit, _exit, exec, an attach session's end, a seccomp
  * filter about to apply) closes the queue, waits (at most 2 s) for the record the writer has in
@@ -34,6 +45,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/close_range.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -52,6 +65,9 @@
 #define LH_WRITER_LARGEST (LH_WRITER_RING / 4)
 #define LH_WRITER_WAIT_NS 2000000000u   /* the longest a drain waits for a producer or one write */
 #define LH_WRITER_RETRY_NS 50000000u     /* a write that failed for want of a resource: tried again */
+#ifndef SYS_close_range
+#define SYS_close_range 436 /* the same number on every architecture (Linux 5.9) */
+#endif
 
 /* A queued report in the ring: this header, the file name with its NUL, the text; the whole padded
  * to 8 bytes. A header whose name_len is 0 is padding up to the ring's end. */
@@ -80,6 +96,7 @@ static _Atomic bool closed;             /* leaving: a drain holds `producing` fo
 static bool drain_holds;                /* the drain took `producing` (the leaving thread's) */
 static _Atomic bool stop;               /* the thread ends (an attach session's end); relaxed flag */
 static _Atomic uint32_t posted;         /* the futex word: bumped (release) after each record */
+static _Atomic bool own_table;          /* the writer has a descriptor table of its own (relaxed) */
 static char paths[8192];                /* lh_write_file_atomic's scratch: the consumer's */
 static uint64_t given_back_at;          /* the consumer's: tail when the pages were last given back */
 static pthread_t thread;
@@ -152,7 +169,9 @@ static uint64_t consume(bool leaving, bool *stalled) {
                 *stalled = true;
                 break;
             }
-            lh_breach_file_written(result);
+            /* The writer thread has no stderr of its own: a failure is said by a thread that has. */
+            if (leaving) lh_breach_file_written(result);
+            else lh_breach_file_written_later(result);
             done++;
         }
         at += r->size;
@@ -164,10 +183,41 @@ static uint64_t consume(bool leaving, bool *stalled) {
     return done;
 }
 
+/* Whether this thread runs under a seccomp filter (the Seccomp field of /proc/thread-self/status
+ * is not 0), or that cannot be read: then no system call beyond those the breaching thread already
+ * made for its report is tried (a filter may kill the process for one it does not know). */
+static bool seccomp_filtered(void) {
+    int fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return true;
+    char text[8192];
+    size_t len = 0;
+    for (;;) {
+        ssize_t n = read(fd, text + len, sizeof text - 1 - len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        len += (size_t)n;
+    }
+    close(fd);
+    text[len] = '\0';
+    const char *field = strstr(text, "\nSeccomp:");
+    if (field == NULL) return true;
+    field += strlen("\nSeccomp:");
+    while (*field == ' ' || *field == '\t') field++;
+    return *field != '0';
+}
+
+/* An empty descriptor table of the writer's own (see the top of the file); false: it shares the
+ * program's, as every thread does. */
+static bool take_own_table(void) {
+    if (seccomp_filtered()) return false;
+    return syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0;
+}
+
 static void *writer_main(void *arg) {
     (void)arg;
     lh_tls *t = &lh_tls_data;
     t->guard++; /* forever: nothing this thread does is counted or checked */
+    lh_store_relaxed(&own_table, take_own_table()); /* stat */
     while (!lh_load_relaxed(&stop)) {
         /* acquire: a bump seen here was made after the record's head was published. */
         uint32_t seen = lh_load_acquire(&posted);
@@ -314,6 +364,7 @@ void lh_writer_drain(void) {
     lh_add_relaxed(&stats.written_leaving, consume(true, &stalled)); /* stat */
     lh_tsan_releasing(&consuming);
     lh_store_release(&consuming, 0);
+    lh_breach_say_later_failure(); /* one the writer met: said here, with the program's stderr */
 }
 
 void lh_writer_reopen(void) {
@@ -350,6 +401,7 @@ void lh_writer_after_fork(void) {
     lh_store_relaxed(&consuming, 0);
     drain_holds = false;
     lh_store_relaxed(&phase, PHASE_NEVER);
+    lh_store_relaxed(&own_table, false);
     memset(&stats, 0, sizeof stats);
 }
 
@@ -362,5 +414,6 @@ void lh_writer_summary(lh_json *j) {
     lh_json_u64(j, "producer_busy", lh_load_relaxed(&stats.busy));
     lh_json_u64(j, "too_large", lh_load_relaxed(&stats.too_large));
     lh_json_u64(j, "write_retries", lh_load_relaxed(&stats.retries));
+    lh_json_bool(j, "own_descriptor_table", lh_load_relaxed(&own_table));
     lh_json_end_object(j);
 }

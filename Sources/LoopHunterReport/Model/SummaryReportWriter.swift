@@ -18,6 +18,10 @@ public struct SummaryReportWriter: Codable, Sendable, Equatable {
     public let tooLarge: UInt64
     /// Writes that failed for want of a descriptor, memory or disk space, and were tried again later.
     public let writeRetries: UInt64
+    /// The writer opened report files in a descriptor table of its own, where the program never
+    /// sees them (false: under a seccomp filter or on a kernel before 5.9, it shared the program's;
+    /// absent in files written before it).
+    public let ownDescriptorTable: Bool?
 
     enum CodingKeys: String, CodingKey {
         case running, queued
@@ -26,5 +30,6 @@ public struct SummaryReportWriter: Codable, Sendable, Equatable {
         case producerBusy = "producer_busy"
         case tooLarge = "too_large"
         case writeRetries = "write_retries"
+        case ownDescriptorTable = "own_descriptor_table"
     }
 }

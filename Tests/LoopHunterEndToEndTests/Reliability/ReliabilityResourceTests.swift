@@ -35,8 +35,8 @@ struct ReliabilityResourceTests {
     }
 
     /// With the report writer thread (the default), the report made while every descriptor is taken
-    /// is queued and written once the program gave them back (or, when the queue could not take it,
-    /// fails on its breaching thread); on the breaching thread alone it fails, counted.
+    /// is queued and written at once in the writer's own descriptor table (or, when the queue could
+    /// not take it, fails on its breaching thread); on the breaching thread alone it fails, counted.
     @Test("row 23: RLIMIT_NOFILE 64, 1000 breaches without an fd leak, every fd taken: host unharmed, loss counted",
           arguments: ["1", "0"])
     func fileDescriptors(_ reportThread: String) throws {
