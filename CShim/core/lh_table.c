@@ -10,26 +10,20 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* Bytes rounded up to whole pages (each array of the table starts on a page of its own). */
+static size_t whole_pages(size_t bytes) { return (bytes + 4095) & ~(size_t)4095; }
+
 int lh_table_init(lh_table *t, uint64_t capacity) {
-    size_t bytes = (size_t)capacity * sizeof(lh_slot);
-    /* Anonymous private memory is zero-filled and only pages that are touched become resident. */
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                     -1, 0);
+    size_t bytes = whole_pages((size_t)capacity * sizeof(lh_slot));
+    size_t size_bytes = whole_pages((size_t)capacity * LH_SIZE_RING * sizeof(uint64_t));
+    size_t alloc_bytes = whole_pages((size_t)capacity * sizeof(lh_slot_alloc));
+    /* One mapping for the three arrays (one system call at start-up). Anonymous private memory is
+     * zero-filled and only pages that are touched become resident. */
+    char *mem = mmap(NULL, bytes + size_bytes + alloc_bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mem == MAP_FAILED) return -errno;
-    size_t size_bytes = (size_t)capacity * LH_SIZE_RING * sizeof(uint64_t);
-    void *sizes = mmap(NULL, size_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                       -1, 0);
-    size_t alloc_bytes = (size_t)capacity * sizeof(lh_slot_alloc);
-    void *allocs = sizes == MAP_FAILED ? MAP_FAILED
-                                       : mmap(NULL, alloc_bytes, PROT_READ | PROT_WRITE,
-                                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (sizes == MAP_FAILED || allocs == MAP_FAILED) {
-        int e = errno;
-        munmap(mem, bytes);
-        if (sizes != MAP_FAILED) munmap(sizes, size_bytes);
-        return -e;
-    }
-    t->slots = mem;
+    void *sizes = mem + bytes, *allocs = mem + bytes + size_bytes;
+    t->slots = (lh_slot *)(void *)mem;
     t->sizes = sizes;
     t->allocs = allocs;
     t->capacity = capacity;

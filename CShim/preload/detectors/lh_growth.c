@@ -22,7 +22,7 @@ typedef struct growth_thread {
     bool reported;       /* this run was reported */
 } growth_thread;
 
-static growth_thread threads[LH_THREAD_RECORDS];
+static growth_thread threads[LH_THREAD_RECORDS] LH_LARGE_TABLE(growth_threads);
 
 static void thread_start(lh_tls *t, size_t index) {
     (void)t;

@@ -33,7 +33,7 @@ __thread lh_layout_tls lh_layout_tls_data __attribute__((tls_model("initial-exec
 lh_layout_limits lh_layout_limit;
 
 /* Each thread record's state (by lh_record_index), kept after its thread ends for the summary. */
-static lh_layout_thread threads[LH_THREAD_RECORDS];
+static lh_layout_thread threads[LH_THREAD_RECORDS] LH_LARGE_TABLE(layout_threads);
 
 /* ---- loop members ----------------------------------------------------------------------------
  * Several objects take part in one loop (a label resizing its parent: both relaid out). An object
@@ -223,7 +223,7 @@ static inline bool roll(lh_slot *s, uint32_t calls, uint64_t size_now, uint64_t 
  * class) is not yet in `classes`, a set claimed by compare-and-swap (lock-free; when it is full,
  * classes_full says the count is a lower bound). Relaxed: counters and a set of pointers only. */
 #define LH_CLASSES 2048
-static _Atomic(const char *) classes[LH_CLASSES];
+static _Atomic(const char *) classes[LH_CLASSES] LH_LARGE_TABLE(layout_classes);
 static _Atomic uint64_t objects_seen, classes_seen, classes_full;
 
 static bool other_hook_has(const void *object, unsigned hook) {

@@ -125,7 +125,7 @@ typedef struct rl_thread {
     } last_clock;
 } rl_thread;
 
-static rl_thread threads[LH_THREAD_RECORDS]; /* zero pages until a thread records a request */
+static rl_thread threads[LH_THREAD_RECORDS] LH_LARGE_TABLE(relayout_threads); /* zero pages until a thread records a request */
 static __thread rl_thread *my __attribute__((tls_model("initial-exec"))); /* the only TLS of ours */
 
 static uint32_t member_at; /* half of LOOPHUNTER_LOOP_FRAMES, at least 2 */

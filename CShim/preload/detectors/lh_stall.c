@@ -57,7 +57,7 @@ typedef struct lh_stall_rec {
     uintptr_t frames[LH_STALL_FRAMES];
 } lh_stall_rec;
 
-static lh_stall_rec recs[LH_THREAD_RECORDS];
+static lh_stall_rec recs[LH_THREAD_RECORDS] LH_LARGE_TABLE(stall_recs);
 
 static lh_stall_rec *stall_of(const lh_thread_rec *r) { return &recs[lh_record_index(r)]; }
 

@@ -70,7 +70,7 @@ typedef struct lh_window_rec {
     lh_report_step steps[LH_WINDOW_STEPS];
 } lh_window_rec;
 
-static lh_window_rec windows[LH_WINDOWS];
+static lh_window_rec windows[LH_WINDOWS] LH_LARGE_TABLE(windows);
 static _Atomic size_t windows_high;     /* records [0, high) were claimed at some point */
 
 /* A window made and not shown yet: what its record needs if it is shown or painted later. */
@@ -85,7 +85,7 @@ typedef struct lh_window_new {
     uintptr_t pcs[LH_WINDOW_PCS];
 } lh_window_new;
 
-static lh_window_new made[LH_WINDOWS_NEW];
+static lh_window_new made[LH_WINDOWS_NEW] LH_LARGE_TABLE(windows_made);
 static _Atomic size_t made_high;        /* entries [0, high) were claimed at some point */
 static _Atomic int made_count;          /* entries in use (relaxed: a hint for the paint path) */
 

@@ -68,7 +68,7 @@ static struct cause_reads {
         uint32_t serial;
         uint64_t layouts;     /* the widget's layouts counted when it was read (its slot's total) */
     } r[LH_CAUSE_READS];
-} reads[LH_THREAD_RECORDS];
+} reads[LH_THREAD_RECORDS] LH_LARGE_TABLE(cause_reads);
 
 void lh_cause_note_read(const lh_tls *t, const void *widget, const void *parent, uint64_t layouts) {
     if (t->rec == NULL) return;

@@ -84,6 +84,11 @@ bool lh_loader_lock_held_in_child(void) {
     if (!threaded_at_fork) return false;
     if (write_lock == NULL) return true; /* unknown: the safe side */
     /* The only thread now is this one, under a new id: any owner is gone. Relaxed: no other
-     * thread exists to race with. */
-    return __atomic_load_n(&write_lock->__data.__owner, __ATOMIC_RELAXED) != 0;
+     * thread exists to race with. The lock word too: glibc takes a recursive mutex by setting the
+     * word first and the owner after it, and gives it back by clearing the owner first and the word
+     * after it; a fork between the two (a walking thread preempted there, on a loaded machine) left
+     * a child with no owner and the word set, whose next walk waited forever (row 9, 1 child of 40
+     * once in a CI run). */
+    return __atomic_load_n(&write_lock->__data.__owner, __ATOMIC_RELAXED) != 0 ||
+           __atomic_load_n(&write_lock->__data.__lock, __ATOMIC_RELAXED) != 0;
 }

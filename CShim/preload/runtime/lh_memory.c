@@ -41,9 +41,50 @@ void lh_note_mapping(const char *what, const void *mem, size_t bytes) {
     lh_store_release(&mappings[i].what, what);
 }
 
+/* The tables lh_map hands out are carved from one reservation of LH_ARENA bytes of address space
+ * (MAP_NORESERVE: no memory until a page is touched), made at the first lh_map: one system call
+ * at start-up instead of one per table (issue 21). Pieces are page-aligned and handed out by an
+ * atomic bump; one that does not fit (or when the reservation failed, or is being made by another
+ * thread at that instant) gets a mapping of its own. Nothing lh_map returns is ever unmapped (a
+ * piece's pages may be given back with madvise). */
+#define LH_ARENA ((size_t)16 << 20)
+enum { ARENA_NONE = 0, ARENA_RESERVING = 1, ARENA_READY = 2, ARENA_FAILED = 3 };
+static _Atomic int arena_state; /* ARENA_*: CAS from NONE by the reserving thread; release of READY */
+static char *arena;             /* written by the reserving thread before READY is published */
+static _Atomic size_t arena_used;
+
+static void *carve(size_t bytes) {
+    /* acquire: pairs with the release of READY (the reservation's address). */
+    int state = lh_load_acquire(&arena_state);
+    if (state == ARENA_NONE) {
+        int expected = ARENA_NONE;
+        /* relaxed: a once-flag; READY publishes the address. */
+        if (!lh_cas_relaxed(&arena_state, &expected, ARENA_RESERVING)) return NULL;
+        void *mem = mmap(NULL, LH_ARENA, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (mem == MAP_FAILED) {
+            lh_store_relaxed(&arena_state, ARENA_FAILED);
+            return NULL;
+        }
+        arena = mem;
+        lh_store_release(&arena_state, ARENA_READY);
+        state = ARENA_READY;
+    }
+    if (state != ARENA_READY) return NULL;
+    size_t want = (bytes + 4095) & ~(size_t)4095;
+    /* relaxed: the bump only has to hand each byte out once; the memory is zero from the kernel. */
+    size_t at = lh_load_relaxed(&arena_used);
+    do {
+        if (want > LH_ARENA - at) return NULL;
+    } while (!lh_cas_relaxed(&arena_used, &at, at + want));
+    return arena + at;
+}
+
 void *lh_map(const char *what, size_t bytes) {
-    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (mem == MAP_FAILED) return NULL;
+    void *mem = carve(bytes);
+    if (mem == NULL) {
+        mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (mem == MAP_FAILED) return NULL;
+    }
     lh_note_mapping(what, mem, bytes);
     return mem;
 }

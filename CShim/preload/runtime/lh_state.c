@@ -31,7 +31,7 @@ extern char **environ;
 lh_process lh_proc;
 /* The watched-block filter (lh_runtime.h): zero-filled data, a page touched only where a watched
  * address hashes. Relaxed counters (a hint; see lh_watch_block). */
-_Atomic uint16_t lh_watched_blocks[LH_WATCH_SLOTS];
+_Atomic uint16_t lh_watched_blocks[LH_WATCH_SLOTS] LH_LARGE_TABLE(watched_blocks);
 _Atomic uint64_t lh_watched_total;
 _Atomic int lh_state;
 

@@ -149,7 +149,7 @@ static int kind_of_class(const void *vptr) {
 static struct {
     _Atomic(const void *) vptr;
     _Atomic int value; /* kind | PATCHED; 0: being filled */
-} classes[CLASSES];
+} classes[CLASSES] LH_LARGE_TABLE(qt_classes);
 
 static size_t class_home(const void *vptr) { return (size_t)(((uintptr_t)vptr >> 3) * UINT64_C(0x9E3779B97F4A7C15) >> 52) % CLASSES; }
 
@@ -431,7 +431,7 @@ enum { HOOK_VERSION = 0, HOOK_SIZE = 1, HOOK_QT_VERSION = 2, HOOK_ADD = 3, HOOK_
 
 /* Objects made on the GUI thread since the last look (owner-only: the GUI thread). */
 #define NOTED 8192
-static const void *noted[NOTED];
+static const void *noted[NOTED] LH_LARGE_TABLE(qt_noted);
 static uint32_t noted_count;
 
 static void object_added(void *object) {

@@ -44,6 +44,24 @@ struct ReliabilityProcessTests {
         }
     }
 
+    /// The instant fork-walk's children hit by chance (1 of 40 in some CI runs): glibc gives a
+    /// recursive mutex back by clearing its owner, then its word; a child forked between the two
+    /// inherits a lock with no owner that no thread will ever give back. `lh-rel fork-half-locked`
+    /// holds a walking thread at that instant while it forks. A preload that judged the lock by its
+    /// owner alone hung this child every time (and left no summary at exec).
+    @Test("row 9: a child forked between glibc's two stores that give the loader's module lock back execs and leaves its summary")
+    func forkWhileLockHalfReleased() throws {
+        try Rel.ensureBuilt()
+        let dir = ReportDirectory("rel-fork-half")
+        defer { dir.remove() }
+        let run = Rel.same([Rel.program, "fork-half-locked"], dir: dir, timeout: 120)
+        #expect(run.stdout == "fork-half-locked: hung=0 failed=0\n")
+        let atExec = try Rel.json(dir, "summary-").filter { ($0["state"] as? String) == "exec" }
+        #expect(atExec.count == 1, "the child's summary at exec: \(dir.fileNames)")
+        let toolkits = (atExec.first?["toolkits"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(toolkits == ["toykit"], "the child's walk of the modules: \(toolkits)")
+    }
+
     @Test("rows 10, 11: vfork child mallocs and execs; posix_spawn'ed child is followed and reports under its pid")
     func spawnAndFollow() throws {
         try Rel.ensureBuilt()

@@ -19,6 +19,9 @@
  *                           mallocs 10,000 times and prints "done"; every child breaches   row 9
  *   fork-walk N             N times: fork a child that lays out and execs /bin/true while
  *                           another thread walks the modules (the loader's list lock)    row 9
+ *   fork-half-locked        a thread walking the modules stops, inside its walk, where glibc's
+ *                           unlock has cleared the lock's owner but not yet its word; a child
+ *                           forked then lays out and execs /bin/true                     row 9
  *   spawn SELF              vfork + malloc/getenv/execve; posix_spawn of SELF storm       rows 10, 11
  *   storm [ARGS...]         one breach (a report), ignoring extra arguments               rows 11, 31
  *   setxid                  a thread blocking every signal while main calls setuid()     row 12
@@ -443,6 +446,96 @@ static int fork_walk(int n) {
     pthread_join(t, NULL);
     printf("fork-walk: children=%d hung=%d failed=%d\n", n, hung, failed);
     fprintf(stderr, "fork-walk: %lu walks\n", atomic_load(&walks));
+    return hung || failed ? 1 : 0;
+}
+
+/* The state a fork can catch the loader's list lock in while another thread gives it back: glibc
+ * clears a recursive mutex's owner first and its word after. Made here for as long as needed (a
+ * real walk passes through it in nanoseconds, longer when preempted there): the walking thread,
+ * inside its walk (the lock held), finds the lock in the loader's _rtld_global (the one recursive
+ * mutex it owns), clears the owner as glibc's unlock does, and waits for the fork before putting
+ * the owner back. The child must lay out, exec and be gone within 10 s, as in fork-walk. */
+static _Atomic int half_state; /* 0 walking, 1 owner cleared (or -1: lock not found), 2 forked */
+
+static int half_cb(struct dl_phdr_info *info, size_t size, void *arg) {
+    (void)info;
+    (void)size;
+    (void)arg;
+    char *rtld = dlsym(RTLD_DEFAULT, "_rtld_global");
+    Dl_info where;
+    const ElfW(Sym) *sym = NULL;
+    pthread_mutex_t *lock = NULL;
+    pid_t me = (pid_t)syscall(SYS_gettid);
+    if (rtld != NULL && dladdr1(rtld, &where, (void **)&sym, RTLD_DL_SYMENT) != 0 && sym != NULL) {
+        for (size_t off = 0; off + sizeof(pthread_mutex_t) <= sym->st_size && lock == NULL; off += 8) {
+            pthread_mutex_t *m = (pthread_mutex_t *)(void *)(rtld + off);
+            if (m->__data.__owner == me && m->__data.__lock != 0 && m->__data.__count >= 1 &&
+                (m->__data.__kind & 3) == PTHREAD_MUTEX_RECURSIVE_NP)
+                lock = m;
+        }
+    }
+    if (lock == NULL) {
+        atomic_store(&half_state, -1);
+        return 1;
+    }
+    lock->__data.__owner = 0;
+    atomic_store(&half_state, 1);
+    while (atomic_load(&half_state) != 2) usleep(100);
+    lock->__data.__owner = me;
+    return 1;
+}
+
+static void *half_walker(void *arg) {
+    (void)arg;
+    dl_iterate_phdr(half_cb, NULL);
+    return NULL;
+}
+
+static void *idle_thread(void *arg) {
+    (void)arg;
+    return NULL;
+}
+
+static int fork_half_locked(void) {
+    TkView *v = tk_view_new(&rel_class, "forker");
+    mark();
+    for (int k = 0; k < 3; k++) tk_view_layout(v);
+    /* A first fork of the threaded process, with the lock free (under the preload, its fork
+     * preparation looks for the lock then, by walking the modules itself). */
+    pthread_t t;
+    pthread_create(&t, NULL, idle_thread, NULL);
+    pid_t first = fork();
+    if (first == 0) _exit(0);
+    waitpid(first, NULL, 0);
+    pthread_join(t, NULL);
+    pthread_create(&t, NULL, half_walker, NULL);
+    while (atomic_load(&half_state) == 0) usleep(100);
+    if (atomic_load(&half_state) < 0) {
+        pthread_join(t, NULL);
+        printf("fork-half-locked: the loader's list lock was not found\n");
+        return 1;
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        TkView *c = tk_view_new(&rel_class, "child");
+        for (int k = 0; k < 3; k++) tk_view_layout(c);
+        char *args[] = {"/bin/true", NULL};
+        execve(args[0], args, environ);
+        _exit(127);
+    }
+    atomic_store(&half_state, 2);
+    pthread_join(t, NULL);
+    int st = 0;
+    pid_t got = 0;
+    for (int ms = 0; ms < 10000 && (got = waitpid(pid, &st, WNOHANG)) == 0; ms++) usleep(1000);
+    bool hung = got == 0;
+    if (hung) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+    }
+    bool failed = !hung && (got != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0);
+    printf("fork-half-locked: hung=%d failed=%d\n", hung, failed);
     return hung || failed ? 1 : 0;
 }
 
@@ -1223,6 +1316,7 @@ int main(int argc, char **argv) {
     if (!strcmp(m, "thread-reuse")) return thread_reuse();
     if (!strcmp(m, "fork-storm") && argc == 4) return fork_storm(atoi(argv[2]), atoi(argv[3]));
     if (!strcmp(m, "fork-walk") && argc == 3) return fork_walk(atoi(argv[2]));
+    if (!strcmp(m, "fork-half-locked")) return fork_half_locked();
     if (!strcmp(m, "spawn")) return spawn(argv[0]);
     if (!strcmp(m, "storm")) return storm();
     if (!strcmp(m, "setxid")) return setxid();
