@@ -20,7 +20,6 @@
  * preload). Prints "burst N" and, for fork, "child N" on stdout.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "descriptors.h"
 #include "toykit.h"
 
 #pragma weak loophunter_iteration_mark
@@ -38,21 +38,11 @@ void loophunter_iteration_mark(void);
 /* What `fds` mode checks after each report (see the top); `moved` and `counted` count differences. */
 static int lowest = -1, first_count = -1, moved, counted;
 
-static int count_descriptors(void) {
-    DIR *d = opendir("/proc/self/fd");
-    if (d == NULL) return -1;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_name[0] != '.' && atoi(e->d_name) != dirfd(d)) n++;
-    closedir(d);
-    return n;
-}
-
 static void check_descriptors(void) {
     int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fd != lowest) moved++;
     if (fd >= 0) close(fd);
-    if (count_descriptors() != first_count) counted++;
+    if (open_descriptors() != first_count) counted++;
     syscall(SYS_close_range, 3u, ~0u, 0u);
 }
 
@@ -82,7 +72,7 @@ int main(int argc, char **argv) {
         syscall(SYS_close_range, 3u, ~0u, 0u); /* what the parent left open does not count */
         lowest = open("/dev/null", O_RDONLY | O_CLOEXEC);
         close(lowest);
-        first_count = count_descriptors();
+        first_count = open_descriptors();
     }
     burst("Burst", n, checking);
     printf("burst %d\n", n);

@@ -80,6 +80,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../descriptors.h"
 #include "toykit.h"
 
 #pragma weak loophunter_iteration_mark
@@ -414,6 +415,21 @@ static void *walker(void *arg) {
  * dlopen/dlclose and unwinders do) while the main thread lays out and forks a child that lays out
  * and execs /bin/true; each child must be gone within 10 s. glibc leaves that lock held in a child
  * forked while another thread held it. */
+/* Waits up to 10 s for child `pid` to be gone; kills it when it is not. Counts it in *hung, or in
+ * *failed when it did not exit with status 0. */
+static void wait_child(pid_t pid, int *hung, int *failed) {
+    int st = 0;
+    pid_t got = 0;
+    for (int ms = 0; ms < 10000 && (got = waitpid(pid, &st, WNOHANG)) == 0; ms++) usleep(1000);
+    if (got == 0) {
+        (*hung)++;
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+    } else if (got != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        (*failed)++;
+    }
+}
+
 static int fork_walk(int n) {
     pthread_t t;
     pthread_create(&t, NULL, walker, NULL);
@@ -431,16 +447,7 @@ static int fork_walk(int n) {
             execve(args[0], args, environ);
             _exit(127);
         }
-        int st = 0;
-        pid_t got = 0;
-        for (int ms = 0; ms < 10000 && (got = waitpid(pid, &st, WNOHANG)) == 0; ms++) usleep(1000);
-        if (got == 0) {
-            hung++;
-            kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
-        } else if (got != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-            failed++;
-        }
+        wait_child(pid, &hung, &failed);
     }
     atomic_store(&walking_stop, true);
     pthread_join(t, NULL);
@@ -526,15 +533,8 @@ static int fork_half_locked(void) {
     }
     atomic_store(&half_state, 2);
     pthread_join(t, NULL);
-    int st = 0;
-    pid_t got = 0;
-    for (int ms = 0; ms < 10000 && (got = waitpid(pid, &st, WNOHANG)) == 0; ms++) usleep(1000);
-    bool hung = got == 0;
-    if (hung) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &st, 0);
-    }
-    bool failed = !hung && (got != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0);
+    int hung = 0, failed = 0;
+    wait_child(pid, &hung, &failed);
     printf("fork-half-locked: hung=%d failed=%d\n", hung, failed);
     return hung || failed ? 1 : 0;
 }
@@ -696,17 +696,6 @@ static int exit_order(void) {
 }
 
 /* ---- row 16 ---------------------------------------------------------------------------------- */
-
-/* The process's open descriptors (the listing's own excepted). */
-static int open_descriptors(void) {
-    DIR *d = opendir("/proc/self/fd");
-    if (d == NULL) return -1;
-    int n = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (e->d_name[0] != '.' && atoi(e->d_name) != dirfd(d)) n++;
-    closedir(d);
-    return n;
-}
 
 static int jit(const char *lib) {
     void *h = dlopen(lib, RTLD_NOW);
