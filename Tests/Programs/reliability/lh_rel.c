@@ -430,6 +430,20 @@ static void wait_child(pid_t pid, int *hung, int *failed) {
     }
 }
 
+/* Forks a child that lays a view out 3 times and execs /bin/true (stdout flushed first). */
+static pid_t fork_laying_out_child(void) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        TkView *c = tk_view_new(&rel_class, "child");
+        for (int k = 0; k < 3; k++) tk_view_layout(c);
+        char *args[] = {"/bin/true", NULL};
+        execve(args[0], args, environ);
+        _exit(127);
+    }
+    return pid;
+}
+
 static int fork_walk(int n) {
     pthread_t t;
     pthread_create(&t, NULL, walker, NULL);
@@ -438,15 +452,7 @@ static int fork_walk(int n) {
     for (int i = 0; i < n; i++) {
         mark();
         for (int k = 0; k < 3; k++) tk_view_layout(v);
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid == 0) {
-            TkView *c = tk_view_new(&rel_class, "child");
-            for (int k = 0; k < 3; k++) tk_view_layout(c);
-            char *args[] = {"/bin/true", NULL};
-            execve(args[0], args, environ);
-            _exit(127);
-        }
+        pid_t pid = fork_laying_out_child();
         wait_child(pid, &hung, &failed);
     }
     atomic_store(&walking_stop, true);
@@ -522,15 +528,7 @@ static int fork_half_locked(void) {
         printf("fork-half-locked: the loader's list lock was not found\n");
         return 1;
     }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        TkView *c = tk_view_new(&rel_class, "child");
-        for (int k = 0; k < 3; k++) tk_view_layout(c);
-        char *args[] = {"/bin/true", NULL};
-        execve(args[0], args, environ);
-        _exit(127);
-    }
+    pid_t pid = fork_laying_out_child();
     atomic_store(&half_state, 2);
     pthread_join(t, NULL);
     int hung = 0, failed = 0;
