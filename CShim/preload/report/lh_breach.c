@@ -522,24 +522,24 @@ static void write_report(lh_tls *t, const lh_breach *b, lh_scratch *s, size_t fr
     if (result == 0 && lh_proc.cfg.verbose) verbose_line(b, s);
 }
 
-void lh_breach_file_written(int result) {
+/* Counts a report file written (0) or not (-errno) for the summary; true when it was not. */
+static bool counted_failed(int result) {
     if (result == 0) {
         lh_add_relaxed(&stats.written, 1); /* stat */
-    } else {
-        lh_add_relaxed(&stats.failed, 1); /* stat */
-        failure_line(result);
+        return false;
     }
+    lh_add_relaxed(&stats.failed, 1); /* stat */
+    return true;
+}
+
+void lh_breach_file_written(int result) {
+    if (counted_failed(result)) failure_line(result);
 }
 
 void lh_breach_file_written_later(int result) {
-    if (result == 0) {
-        lh_add_relaxed(&stats.written, 1); /* stat */
-    } else {
-        lh_add_relaxed(&stats.failed, 1); /* stat */
-        int expected = 0;
-        /* relaxed: the first failure's error, a once-value said by another thread. */
-        lh_cas_relaxed(&stats.unsaid_failure, &expected, result);
-    }
+    int expected = 0;
+    /* relaxed: the first failure's error, a once-value said by another thread. */
+    if (counted_failed(result)) lh_cas_relaxed(&stats.unsaid_failure, &expected, result);
 }
 
 void lh_breach_say_later_failure(void) {
