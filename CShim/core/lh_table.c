@@ -25,6 +25,7 @@ int lh_table_init(lh_table *t, uint64_t capacity) {
     void *sizes = mem + bytes, *allocs = mem + bytes + size_bytes;
     t->slots = (lh_slot *)(void *)mem;
     t->sizes = sizes;
+    t->ring_offset = (char *)sizes - mem;
     t->allocs = allocs;
     t->capacity = capacity;
     t->mask = capacity - 1;

@@ -210,7 +210,7 @@ done
 refs() { # refs PRELOAD CMD...: instructions of one run under callgrind
   local pre=$1; shift
   env ${pre:+LD_PRELOAD=$pre} LOOPHUNTER_DIR="$work/cg" \
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 | sed -n 's/.*refs: *//p' | tr -d ,
+    valgrind --tool=callgrind --child-silent-after-fork=yes --callgrind-out-file=/dev/null "$@" 2>&1 | sed -n 's/.*refs: *//p' | tr -d ,
 }
 per() { # per PRELOAD CMD-with-N...: instructions per call
   local pre=$1 a b; shift

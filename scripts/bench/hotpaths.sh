@@ -26,13 +26,14 @@ reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
 
 # refs PRELOAD CMD... : instructions of one run ("" = no preload); GTK programs run inside
-# xvfb-run with only the program under valgrind and the preload.
+# xvfb-run with only the program under valgrind and the preload. A fork child that does not exec
+# (GLib's D-Bus autolaunch when dbus-launch is missing) stays silent: its count would print too.
 refs() {
   local pre=$1; shift
   local display=()
   case "$1" in *vfunc-bench) display=(xvfb-run -a) ;; esac
   "${display[@]}" env ${pre:+LD_PRELOAD=$pre} LOOPHUNTER_DIR="$reports" \
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 | sed -n 's/.*refs: *//p' | tr -d ,
+    valgrind --tool=callgrind --child-silent-after-fork=yes --callgrind-out-file=/dev/null "$@" 2>&1 | sed -n 's/.*refs: *//p' | tr -d ,
 }
 # per PRELOAD CMD-with-N... : instructions per call, one decimal
 per() {

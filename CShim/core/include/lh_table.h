@@ -45,6 +45,7 @@ typedef struct lh_slot {
 _Static_assert(sizeof(lh_slot) == 64, "a slot is one cache line");
 
 #define LH_SIZE_RING 8 /* sizes remembered per slot: the run-up shown in a report */
+_Static_assert(LH_SIZE_RING * sizeof(uint64_t) == sizeof(lh_slot), "a size ring is as long as a slot");
 
 /* Per slot: what was allocated while the object's layout (through this hook) was running on its
  * thread, over the whole run. Written by that thread only (relaxed load + store). */
@@ -103,6 +104,9 @@ typedef struct lh_table {
     /* Per slot, LH_SIZE_RING entries (layout_iter + 1) << 32 | width << 16 | height, indexed by
      * layout_iter % LH_SIZE_RING, written by the thread laying the object out (relaxed). */
     _Atomic uint64_t *sizes;
+    /* sizes - slots in bytes: slot i's size ring is at its slot's address plus this (a slot and a
+     * ring are 64 bytes each), so the per-frame path finds the ring without the slot's index. */
+    ptrdiff_t ring_offset;
     uint64_t mask;                /* capacity - 1 (capacity is a power of two) */
     uint64_t capacity;
     _Atomic uint64_t used;        /* slots claimed: objects tracked (relaxed counter) */
@@ -199,8 +203,8 @@ static inline void lh_table_note_size(lh_table *t, const lh_slot *s, uint64_t la
     /* (layout_iter + 1) << 32 | width << 16 | height */
     uint64_t entry = ((layout_iter + 1) << 32) | ((size | size >> 16) & 0xffffffffu);
     /* relaxed: owner-written, read by the same thread's breach path. */
-    size_t i = (size_t)(s - t->slots);
-    atomic_store_explicit(&t->sizes[i * LH_SIZE_RING + layout_iter % LH_SIZE_RING], entry, memory_order_relaxed);
+    _Atomic uint64_t *ring = (_Atomic uint64_t *)(void *)((char *)(uintptr_t)s + t->ring_offset);
+    atomic_store_explicit(&ring[layout_iter % LH_SIZE_RING], entry, memory_order_relaxed);
 }
 uint64_t lh_table_size_at(lh_table *t, const lh_slot *s, uint64_t layout_iter) LH_HIDDEN;
 

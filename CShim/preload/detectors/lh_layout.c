@@ -193,15 +193,16 @@ static inline bool roll(lh_slot *s, uint32_t calls, uint64_t size_now, uint64_t 
     uint64_t size_then = lh_load_relaxed(&s->geometry);
     *size_then_out = size_then;
     bool linked = lh_load_relaxed(&s->linked) != 0; /* last_iter's link */
-    bool linked_now = last_iter != 0 && iter == last_iter + 1 && l->linked;
-    lh_store_relaxed(&s->linked, linked_now ? 1u : 0u);
+    /* This iteration's link: back-to-back with the object's last one. (Without branches; a new
+     * object's link is never read: its streak is 0.) */
+    lh_store_relaxed(&s->linked, (uint32_t)(iter - last_iter == 1) & (uint32_t)l->linked);
     lh_store_relaxed(&s->last_layout_iter, iter);
     lh_store_relaxed(&s->geometry, size_now);
     lh_table_note_size(&lh_proc.table, s, iter, size_now);
-    if (last_iter == 0) return false; /* a new object (or one new to this detector): nothing to judge */
-    bool resized = size_now != LH_GEOMETRY_NONE && size_then != LH_GEOMETRY_NONE && size_now != size_then;
+    if (LH_UNLIKELY(last_iter == 0)) return false; /* a new object (or one new to this detector): nothing to judge */
+    bool resized = LH_UNLIKELY(size_now != size_then) && size_now != LH_GEOMETRY_NONE && size_then != LH_GEOMETRY_NONE;
     uint32_t streak = lh_load_relaxed(&s->streak);
-    if (calls <= 1 && !resized) { /* not hot: the streak ends */
+    if (LH_LIKELY(calls <= 1 && !resized)) { /* not hot: the streak ends */
         if (streak != 0) {
             lh_store_relaxed(&s->streak, 0);
             lh_store_relaxed(&s->reported_streak, 0);
@@ -304,14 +305,21 @@ static LH_NOINLINE __attribute__((cold)) lh_slot *streak_event(lh_tls *t, lh_slo
     return s;
 }
 
-lh_slot *lh_layout_rolled(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint64_t from, uint64_t size) {
-    /* Calls nothing on its common path (and so needs no guard); the rest are tail calls. */
+lh_slot *lh_layout_rolled(lh_slot *s, const void *object, uint64_t from, uint64_t size) {
+    /* Calls nothing on its common path (and so needs no guard); the rest are tail calls. The
+     * thread state and the hook (the slot key's) are found again there: with four arguments the
+     * common path has registers enough for its own values (five callee-saved registers saved and
+     * restored with six arguments, three with four). */
     uint64_t size_then;
-    if (lh_hooks[hook].streak && roll(s, lh_count_of(from), size, &size_then)) /* (GTK's measure hooks only count) */
-        return streak_event(t, s, hook, object, lh_count_of(from), size_then);
+    if (roll(s, lh_count_of(from), size, &size_then)) {
+        unsigned hook = lh_table_key_hook(lh_load_relaxed(&s->key));
+        return streak_event(&lh_tls_data, s, hook, object, lh_count_of(from), size_then);
+    }
+    /* lh_layout_first_count, with the hook read only when it is needed (5 instructions a call
+     * fewer than reading it before). */
     lh_layout_thread *r = lh_layout_tls_data.thread;
-    if (LH_UNLIKELY(r != NULL && lh_load_relaxed(&r->max_count) == 0))
-        return lh_layout_noted(t, s, hook, object, 1); /* the thread's first counted layout */
+    if (LH_LIKELY(r != NULL) && LH_UNLIKELY(lh_load_relaxed(&r->max_count) == 0))
+        return lh_layout_noted(&lh_tls_data, s, lh_table_key_hook(lh_load_relaxed(&s->key)), object, 1);
     return s;
 }
 

@@ -166,8 +166,8 @@ static inline bool works(const lh_tls *t, unsigned family) { return t->guard == 
 #define LH_COUNT_HOOK(name, toolkit, params, args, object)                                          \
     LH_EXPORT void name params {                                                                    \
         __typeof__(lh_real_##name) real = LH_ORIGINAL(name);                                        \
+        if (LH_UNLIKELY(real == NULL)) return; /* no original anywhere: nothing to count either */  \
         lh_slot *slot = lh_layout_call(LH_HOOK_##name, (object));                                   \
-        if (LH_UNLIKELY(real == NULL)) return;                                                      \
         if (slot == NULL) {                                                                         \
             real args;                                                                              \
             return;                                                                                 \

@@ -27,8 +27,9 @@
  * program that used up RLIMIT_NOFILE does not stop them. Holding none of the program's descriptors,
  * it keeps no pipe or socket open that the program closed. It cannot write to stderr either: a
  * failure it meets is said by the next breaching thread or the leaving thread
- * (lh_breach_file_written_later). Under a seccomp filter (the thread's Seccomp field is not 0: a
- * container, a service) or on an older kernel, it keeps the shared table, as before.
+ * (lh_breach_file_written_later). Under a seccomp filter (the Seccomp field of the thread that
+ * starts it is not 0: a container, a service) or on an older kernel, it keeps the shared table, as
+ * before.
  *
  * Leaving: lh_writer_drain (the summary at exit, _exit, exec, an attach session's end, a seccomp
  * filter about to apply) closes the queue, waits (at most 2 s) for the record the writer has in
@@ -184,32 +185,48 @@ static uint64_t consume(bool leaving, bool *stalled) {
 }
 
 /* Whether this thread runs under a seccomp filter (the Seccomp field of /proc/thread-self/status
- * is not 0), or that cannot be read: then no system call beyond those the breaching thread already
- * made for its report is tried (a filter may kill the process for one it does not know). */
+ * is not 0), or that cannot be read: then the writer tries no system call beyond those the
+ * breaching thread already made for its report (a filter may kill the process for one it does not
+ * know). */
 static bool seccomp_filtered(void) {
     int fd = open("/proc/thread-self/status", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return true;
-    char text[8192];
-    size_t len = 0;
-    for (;;) {
-        ssize_t n = read(fd, text + len, sizeof text - 1 - len);
+    static const char field[] = "\nSeccomp:";
+    size_t matched = 0; /* characters of `field` matched; all of them: its value comes next */
+    int value = -1;     /* the value's first character; -1: not found */
+    char piece[256];    /* read in small pieces: a program thread's stack may be small */
+    while (value < 0) {
+        ssize_t n = read(fd, piece, sizeof piece);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
-        len += (size_t)n;
+        for (ssize_t i = 0; i < n && value < 0; i++) {
+            char c = piece[i];
+            if (matched == sizeof field - 1) {
+                if (c != ' ' && c != '\t') value = (unsigned char)c;
+            } else if (c == field[matched]) {
+                matched++;
+            } else {
+                matched = c == '\n' ? 1 : 0;
+            }
+        }
     }
     close(fd);
-    text[len] = '\0';
-    const char *field = strstr(text, "\nSeccomp:");
-    if (field == NULL) return true;
-    field += strlen("\nSeccomp:");
-    while (*field == ' ' || *field == '\t') field++;
-    return *field != '0';
+    return value != '0';
 }
+
+/* Whether the writer may try to take a descriptor table of its own: the thread that starts it
+ * runs under no seccomp filter (a new thread inherits its creator's filters). Asked by that thread
+ * before it creates the writer, so that the status file's descriptor is open only while that
+ * thread does LoopHunter's work, never while the program's own code runs on it: asked by the
+ * writer, in the table it still shared, the program could see the descriptor come and go (a
+ * program checking its lowest free number after each report saw it once in 600). Written before
+ * pthread_create, read by the thread it creates (which that orders): relaxed. */
+static _Atomic bool may_unshare;
 
 /* An empty descriptor table of the writer's own (see the top of the file); false: it shares the
  * program's, as every thread does. */
 static bool take_own_table(void) {
-    if (seccomp_filtered()) return false;
+    if (!lh_load_relaxed(&may_unshare)) return false;
     return syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0;
 }
 
@@ -315,6 +332,7 @@ static LH_NOINLINE void start(void) {
         ring = mem;
     }
     lh_store_relaxed(&stop, false);
+    lh_store_relaxed(&may_unshare, !seccomp_filtered());
     /* Joinable: an attach session that ends joins it (under the preload it runs until exit). */
     int err = lh_thread_spawn(&thread, 64 * 1024, writer_main, "loophunter-wr");
     if (err == 0) {
