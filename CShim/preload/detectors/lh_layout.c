@@ -315,12 +315,7 @@ lh_slot *lh_layout_rolled(lh_slot *s, const void *object, uint64_t from, uint64_
         unsigned hook = lh_table_key_hook(lh_load_relaxed(&s->key));
         return streak_event(&lh_tls_data, s, hook, object, lh_count_of(from), size_then);
     }
-    /* lh_layout_first_count, with the hook read only when it is needed (5 instructions a call
-     * fewer than reading it before). */
-    lh_layout_thread *r = lh_layout_tls_data.thread;
-    if (LH_LIKELY(r != NULL) && LH_UNLIKELY(lh_load_relaxed(&r->max_count) == 0))
-        return lh_layout_noted(&lh_tls_data, s, lh_table_key_hook(lh_load_relaxed(&s->key)), object, 1);
-    return s;
+    return lh_layout_first_count(s, object);
 }
 
 lh_slot *lh_layout_noted(lh_tls *t, lh_slot *s, unsigned hook, const void *object, uint32_t count) {

@@ -105,11 +105,12 @@ static inline __attribute__((always_inline)) void lh_layout_note_call(const lh_t
 }
 
 /* After an object's first count of an iteration: the thread's first counted layout ever is the
- * summary's first highest count. */
-static inline __attribute__((always_inline)) lh_slot *lh_layout_first_count(lh_tls *t, lh_slot *s, unsigned hook,
-                                                                            const void *object) {
+ * summary's first highest count. The hook is the slot key's, read only then (a caller without the
+ * hook at hand then keeps no register for it). */
+static inline __attribute__((always_inline)) lh_slot *lh_layout_first_count(lh_slot *s, const void *object) {
     lh_layout_thread *r = lh_layout_tls_data.thread;
-    if (LH_LIKELY(r != NULL) && LH_UNLIKELY(lh_load_relaxed(&r->max_count) == 0)) return lh_layout_noted(t, s, hook, object, 1);
+    if (LH_LIKELY(r != NULL) && LH_UNLIKELY(lh_load_relaxed(&r->max_count) == 0))
+        return lh_layout_noted(&lh_tls_data, s, lh_table_key_hook(lh_load_relaxed(&s->key)), object, 1);
     return s;
 }
 
@@ -123,7 +124,7 @@ static inline __attribute__((always_inline)) lh_slot *lh_layout_count_in(lh_tls 
         /* The streak detector compares the size with the last iteration's (asked here, so that
          * lh_layout_rolled calls nothing on its common path). */
         if (LH_UNLIKELY(from == 0)) lh_layout_named(t, s, hook, object);
-        if (!lh_hooks[hook].streak) return lh_layout_first_count(t, s, hook, object); /* (GTK's measure hooks only count) */
+        if (!lh_hooks[hook].streak) return lh_layout_first_count(s, object); /* (GTK's measure hooks only count) */
         if (size == LH_GEOMETRY_NONE) size = lh_layout_size_of(hook, object);
         return lh_layout_rolled(s, object, from, size);
     }
