@@ -10,7 +10,8 @@
  *                                 totals: calls, usable bytes, frees, freed usable bytes.
  *   lh_alloc_probe every-entry    one thread uses every entry point of the malloc family once per
  *                                 iteration for 10 iterations, freeing across them (a block from
- *                                 calloc given to realloc, memalign's to free, ...). Prints the
+ *                                 calloc given to realloc, memalign's to free, a realloc that
+ *                                 fails, realloc(NULL, n), ...). Prints the
  *                                 same totals.
  *   lh_alloc_probe stress T M     T threads (up to 32) x M operations of malloc/realloc/calloc/
  *                                 free, a quarter of the blocks freed by another thread through a
@@ -125,6 +126,13 @@ static void *every_thread(void *arg) {
         t->freed += malloc_usable_size(b);
         b = realloc(b, 5000);
         note_alloc(t, b);
+        /* a realloc that fails leaves its block as it was: nothing given back, nothing received */
+        volatile size_t too_big = (size_t)PTRDIFF_MAX + 1; /* volatile: the compiler would warn */
+        errno = 0;
+        if (realloc(b, too_big) != NULL || errno != ENOMEM) abort();
+        /* realloc(NULL, n) is malloc(n): a block received, none given back */
+        void *h = realloc(NULL, 70 + (size_t)i);
+        note_alloc(t, h);
         t->frees++;
         t->freed += malloc_usable_size(b);
         b = reallocarray(b, 30, 100);
@@ -153,6 +161,7 @@ static void *every_thread(void *arg) {
         give_back(t, f);
         give_back(t, g);
         give_back(t, big);
+        give_back(t, h);
         free(NULL);
     }
     mark();

@@ -15,9 +15,11 @@
  *    thread resolves (none is known: the lookup allocates nothing) is served from a static pool,
  *    whose blocks free() ignores and realloc() moves out.
  *  - The forward keeps the allocator's exact semantics: arguments, results and errno are its own.
- *  - Hot path (glibc): initial-exec TLS reads only (the guard, the thread's counters, the allocation
- *    owner, the storm gate), one load of the forward's address, the forward, a read of the block's
- *    size word, and adds to counters only this thread writes. No shared atomic read-modify-write,
+ *    free(NULL), which does nothing in every allocator, is not forwarded.
+ *  - Hot path (glibc): initial-exec TLS only (reads of the guard, the thread's counters and the
+ *    allocation owner; a subtraction from the room before the storm gate), one load of the
+ *    forward's address, the forward, a read of the block's size word, and adds to counters only
+ *    this thread writes. No shared atomic read-modify-write,
  *    no system call, no lock, errno untouched. With another allocator, sizes come from its own
  *    malloc_usable_size (a call per block, on the slow path).
  *  - Before LoopHunter is initialised (and while it is being initialised) a call only forwards:
@@ -54,7 +56,7 @@ static _Atomic int lh_alloc_on;
 /* The thread's allocation state (initial-exec TLS), owner-only. The hot path's two fields are in
  * lh_tls (lh_runtime.h), beside the guard: alloc_fast, `own` once the hooks may count into it with
  * sizes read from the chunk header (the family is on, the header reads were checked), else NULL;
- * and alloc_gate, the byte count at which the storm limits are looked at. */
+ * and alloc_room, the bytes it may allocate before the storm limits are looked at. */
 typedef struct alloc_tls {
     lh_alloc_counts *own;         /* this thread's own counters; NULL: none */
     uint8_t mode;                 /* 0: none claimed yet; 1: own counters; 2: the shared counters */
@@ -193,6 +195,23 @@ static bool is_libc(const char *path) {
 /* The thread that is resolving (a nested call on it is served from the pool). */
 static __thread bool resolving __attribute__((tls_model("initial-exec")));
 
+/* The forwards of the four wrappers every program calls most: the allocator's functions once the
+ * set is resolved, until then functions of ours that resolve it (defined with the wrappers), so
+ * that those wrappers need no test of their own. lh_real_<name> (NULL until resolved) stays what
+ * the rest of the library reads. relaxed: the pointer's value is all a wrapper needs; what counting
+ * depends on is published through lh_alloc_on. */
+static void *unresolved_malloc(size_t size);
+static void unresolved_free(void *block);
+static void *unresolved_realloc(void *block, size_t size);
+static void *unresolved_calloc(size_t count, size_t size);
+static struct {
+    void *(*malloc)(size_t);
+    void (*free)(void *);
+    void *(*realloc)(void *, size_t);
+    void *(*calloc)(size_t, size_t);
+} forward = {unresolved_malloc, unresolved_free, unresolved_realloc, unresolved_calloc};
+#define FORWARD(name) __atomic_load_n(&forward.name, __ATOMIC_RELAXED)
+
 /* One row of the family: its original (or the fallback), and for malloc what the summary says. */
 static void resolve_one(unsigned id, const lh_symbol_hit *find, const lh_symbol_hit *first, void *ctx) {
     (void)ctx;
@@ -203,6 +222,14 @@ static void resolve_one(unsigned id, const lh_symbol_hit *find, const lh_symbol_
     }
     /* relaxed: each racing resolver stores the same value; `resolved` publishes the set. */
     __atomic_store_n(lh_hooks[id].real, fn, __ATOMIC_RELAXED);
+    if (fn == NULL) return; /* neither the allocator nor glibc defines it (never with glibc) */
+    switch (id) {
+    case LH_HOOK_malloc: __atomic_store_n(&forward.malloc, (void *(*)(size_t))fn, __ATOMIC_RELAXED); break;
+    case LH_HOOK_free: __atomic_store_n(&forward.free, (void (*)(void *))fn, __ATOMIC_RELAXED); break;
+    case LH_HOOK_realloc: __atomic_store_n(&forward.realloc, (void *(*)(void *, size_t))fn, __ATOMIC_RELAXED); break;
+    case LH_HOOK_calloc: __atomic_store_n(&forward.calloc, (void *(*)(size_t, size_t))fn, __ATOMIC_RELAXED); break;
+    default: break;
+    }
 }
 
 void lh_alloc_resolve(void) {
@@ -231,9 +258,12 @@ static inline bool from_pool(const void *block) {
     return (uintptr_t)block - (uintptr_t)early_pool < sizeof early_pool;
 }
 
-/* The same for free(), where the pool is tested first: one load while the pool is unused (always,
- * so far). relaxed: a thread holding a pool block got it after the CAS that claimed it (or the
- * host passed the pointer without synchronising, a race of its own), so it sees early_used > 0. */
+/* free() finds a pool block through the watched-block filter (lh_runtime.h): each block the pool
+ * hands out is watched for good (lh_watch_block in early_alloc), so free() pays no test of its own
+ * for the pool, which no host has been seen to use. A bench build without the filter
+ * (LH_BENCH_NO_FREE_WATCH) tests the pool directly: one load while it is unused. relaxed: a thread
+ * holding a pool block got it after the CAS that claimed it (or the host passed the pointer without
+ * synchronising, a race of its own), so it sees early_used > 0. */
 static inline bool maybe_from_pool(const void *block) {
     return LH_UNLIKELY(lh_load_relaxed(&early_used) != 0) && from_pool(block);
 }
@@ -258,6 +288,7 @@ static LH_NOINLINE __attribute__((cold)) void *early_alloc(size_t size, size_t a
                                                     memory_order_relaxed));
     lh_add_relaxed(&early_blocks, 1); /* stat */
     ((size_t *)(early_pool + start))[-1] = size;
+    lh_watch_block(early_pool + start); /* free() then looks closer (free_watched) */
     return early_pool + start;
 }
 
@@ -409,27 +440,31 @@ static LH_NOINLINE __attribute__((cold)) void alloc_storm(lh_tls *t, unsigned ho
 
 /* ---- counting ------------------------------------------------------------------------------- */
 
-/* The storm gate. The fast path makes one comparison for both alloc-storm limits: the thread's
- * byte count against alloc_gate (lh_tls), the smallest byte count at which either limit can have
- * been crossed: the bytes limit itself, or the calls limit reached by blocks of the least usable size
- * (every block adds at least LH_MIN_USABLE bytes). Passing the gate is not a storm yet: gate_passed
- * checks both limits exactly and moves the gate on. UINT64_MAX: not armed. With blocks of a few
- * hundred bytes the gate is passed some ten times per limit's worth of calls, O(log) per epoch. */
+/* The storm gate. The fast path makes one test for both alloc-storm limits: each block's bytes are
+ * taken from alloc_room (lh_tls), the bytes the thread may still allocate before the gate, the
+ * smallest byte count at which either limit can have been crossed: the bytes limit itself, or the
+ * calls limit reached by blocks of the least usable size (every block adds at least LH_MIN_USABLE
+ * bytes). A block that does not fit passes the gate, which is not a storm yet: gate_passed checks
+ * both limits exactly and sets the room again. UINT64_MAX: not armed. With blocks of a few hundred
+ * bytes the gate is passed some ten times per limit's worth of calls, O(log) per epoch. */
 #define LH_MIN_USABLE 16 /* glibc: MALLOC_ALIGNMENT; the least usable size is 24 on x86-64 */
 
 static void set_gate(uint64_t calls, uint64_t bytes) {
-    uint64_t gate = UINT64_MAX;
+    uint64_t room = UINT64_MAX;
     if (at.armed) {
         /* The calls limit is crossed no sooner than (limit - calls) blocks, so bytes + that many
          * times LH_MIN_USABLE from now (saturating). */
-        uint64_t by_calls = bytes, room;
+        uint64_t by_calls = bytes, least;
         if (calls < at.limit_calls &&
-            (__builtin_mul_overflow(at.limit_calls - calls, (uint64_t)LH_MIN_USABLE, &room) ||
-             __builtin_add_overflow(bytes, room, &by_calls)))
+            (__builtin_mul_overflow(at.limit_calls - calls, (uint64_t)LH_MIN_USABLE, &least) ||
+             __builtin_add_overflow(bytes, least, &by_calls)))
             by_calls = UINT64_MAX;
-        gate = by_calls < at.limit_bytes ? by_calls : at.limit_bytes;
+        uint64_t gate = by_calls < at.limit_bytes ? by_calls : at.limit_bytes;
+        /* From the thread's byte count as it is now (an epoch's base may be older). */
+        uint64_t now = at.own != NULL ? lh_load_relaxed(&at.own->bytes) : bytes;
+        room = gate > now ? gate - now : 0;
     }
-    lh_tls_data.alloc_gate = gate;
+    lh_tls_data.alloc_room = room;
 }
 
 /* Returns `block` (the fast path's tail call keeps nothing across it). */
@@ -454,17 +489,31 @@ static inline void charge_owner(lh_slot *owner, size_t n) {
     lh_owner_add(&a->calls, 1);
 }
 
+/* Takes `n` bytes from the thread's room before the gate (thread-local: owner-only); true when they
+ * did not fit (the subtraction borrowed): the gate is passed. On x86-64 one subtraction from memory
+ * and a branch on its borrow (compilers load, subtract, store and compare: four instructions);
+ * ThreadSanitizer builds use the C form. */
+static inline __attribute__((always_inline)) bool room_taken(uint64_t *room, uint64_t n) {
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+    bool borrowed;
+    __asm__("subq %2, %0" : "+m"(*room), "=@ccb"(borrowed) : "er"(n));
+    return LH_UNLIKELY(borrowed);
+#else
+    uint64_t left;
+    bool passed = __builtin_sub_overflow(*room, n, &left);
+    *room = left;
+    return LH_UNLIKELY(passed);
+#endif
+}
+
 /* One block of `n` usable bytes, on a thread with counters of its own. Returns whether the storm
  * gate was passed (the caller then calls gate_passed). */
 static inline bool count_alloc_own(lh_tls *t, lh_alloc_counts *c, size_t n) {
-    /* The new total stays in a register for the gate (the counter is an atomic: it would be loaded
-     * again). Relaxed load + store: only this thread writes its counters. */
-    uint64_t bytes = lh_load_relaxed(&c->bytes) + n;
-    lh_store_relaxed(&c->bytes, bytes);
+    lh_owner_add(&c->bytes, n); /* only this thread writes its counters */
     lh_owner_add(&c->calls, 1);
     lh_slot *owner = t->layout_owner;
     if (LH_UNLIKELY(owner != NULL)) charge_owner(owner, n);
-    return LH_UNLIKELY(bytes > t->alloc_gate);
+    return room_taken(&t->alloc_room, n);
 }
 
 /* The thread's counters become the fast path's once the header sizes are trusted. */
@@ -535,8 +584,9 @@ static inline lh_alloc_counts *fast_counts(const lh_tls *t) {
 
 /* ---- the wrappers (rows LH_ALLOC_HOOK of lh_hooks.def) ------------------------------------------ */
 
-/* The fast path of each wrapper: the forward, then the thread's fast-path test, a read
- * of the block's size word, two counter adds, one owner test and one gate comparison. Everything
+/* The fast path of each wrapper: the forward (no test: an unresolved forward is a stub), then the
+ * thread's fast-path test, a read of the block's size word, two counter adds, one owner test and
+ * one subtraction from the room before the storm gate. Everything
  * else returns uncounted after one more test when not counting (LoopHunter not ready, the family
  * off, our own work), or goes on to counted_other(), which counts (the first counted call of a
  * thread, sizes still being checked, an mmapped chunk, a NULL result). Deciding after the forward
@@ -549,6 +599,14 @@ static LH_NOINLINE void *counted_other(lh_tls *t, void *block, unsigned hook) {
     return block;
 }
 
+/* Counts a block (not NULL) into the thread's own counters `c` on the fast path, and returns it. */
+static inline __attribute__((always_inline)) void *counted_own(lh_tls *t, lh_alloc_counts *c, void *block, unsigned hook) {
+    size_t word = header_word(block);
+    if (LH_UNLIKELY(word_mapped(word))) return counted_other(t, block, hook);
+    if (count_alloc_own(t, c, word_usable(word))) return gate_passed(t, hook, block);
+    return block;
+}
+
 /* Counts a block the allocator returned, and returns it (inlined into each wrapper, after its call). */
 static inline __attribute__((always_inline)) void *counted(void *block, unsigned hook) {
     lh_tls *t = &lh_tls_data;
@@ -557,10 +615,7 @@ static inline __attribute__((always_inline)) void *counted(void *block, unsigned
         if (counting(t) == LH_ALLOC_OFF) return block; /* not counting: no call */
         return counted_other(t, block, hook);
     }
-    size_t word = header_word(block);
-    if (LH_UNLIKELY(word_mapped(word))) return counted_other(t, block, hook);
-    if (count_alloc_own(t, c, word_usable(word))) return gate_passed(t, hook, block);
-    return block;
+    return counted_own(t, c, block, hook);
 }
 
 /* The body of malloc, calloc, memalign, valloc, pvalloc and aligned_alloc. */
@@ -571,15 +626,17 @@ static inline __attribute__((always_inline)) void *counted(void *block, unsigned
 #define NEXT(name) __atomic_load_n(&lh_real_##name, __ATOMIC_RELAXED)
 
 /* Each wrapper called before the set is resolved resolves it, then runs again for real; unless
- * this thread is the one resolving: then the start-up pool serves it (early_alloc). */
+ * this thread is the one resolving: then the start-up pool serves it (early_alloc). malloc, free,
+ * realloc and calloc do so through their forward's stub (unresolved_<name>), which returns what the
+ * allocator (or the pool) returned to the wrapper, which counts it when counting is on. */
+static LH_NOINLINE __attribute__((cold)) void *unresolved_malloc(size_t size) {
+    if (resolving) return early_alloc(size, 16);
+    lh_alloc_resolve();
+    return NEXT(malloc)(size);
+}
+
 LH_EXPORT void *malloc(size_t size) {
-    void *(*real)(size_t) = NEXT(malloc);
-    if (LH_UNLIKELY(real == NULL)) {
-        if (resolving) return early_alloc(size, 16);
-        lh_alloc_resolve();
-        return malloc(size);
-    }
-    LH_FORWARD_AND_COUNT(LH_HOOK_malloc, real(size));
+    LH_FORWARD_AND_COUNT(LH_HOOK_malloc, FORWARD(malloc)(size));
 }
 
 static LH_NOINLINE void free_slow(void *block) {
@@ -605,61 +662,60 @@ static inline __attribute__((always_inline)) void free_body(void (*real)(void *)
     }
 }
 
-#ifndef LH_BENCH_NO_FREE_WATCH /* scripts/bench/health.sh measures the preload without it */
-/* A detector may watch this block (the timer detector: a live timer's data): tell them. */
+#ifndef LH_BENCH_NO_FREE_WATCH
+/* A block the watched-block filter points at: one the start-up pool handed out (never reused:
+ * nothing more to do), or one a detector may watch (the timer detector: a live timer's data): tell
+ * them, then free it. */
 static LH_NOINLINE void free_watched(void (*real)(void *), void *block) {
+    if (from_pool(block)) return;
     LH_EACH_DETECTOR(block_freed, block);
     free_body(real, block);
 }
 #endif
 
-static LH_NOINLINE __attribute__((cold)) void free_early(void *block) {
+/* Before the set is resolved nothing is counted (counting starts after it), so free_body calls
+ * this with the block. */
+static LH_NOINLINE __attribute__((cold)) void unresolved_free(void *block) {
     if (from_pool(block)) return; /* pool blocks are never reused */
     lh_alloc_resolve();
-    free(block);
+    NEXT(free)(block);
 }
 
 LH_EXPORT void free(void *block) {
-    void (*real)(void *) = NEXT(free);
-    /* free(NULL), about a third of a GTK program's frees: the allocator's (nothing before the set
-     * is resolved), and nothing to count or watch. */
-    if (block == NULL) {
-        if (LH_LIKELY(real != NULL)) real(NULL);
-        return;
-    }
-    /* A pool block (one load while the pool is unused), or the set not resolved yet (a NULL
-     * pointer). */
-    if (LH_UNLIKELY(maybe_from_pool(block) || real == NULL)) {
-        free_early(block);
-        return;
-    }
+    /* free(NULL), about a third of a GTK program's frees, does nothing in every allocator: it is
+     * not forwarded, and there is nothing to count or watch. */
+    if (block == NULL) return;
+    void (*real)(void *) = FORWARD(free);
 #ifndef LH_BENCH_NO_FREE_WATCH /* scripts/bench/health.sh measures the preload without it */
-    /* A block no detector watches is the common case: one load while nothing is watched, one hash
-     * and one load more when something is (lh_runtime.h); the other path is a tail call, so this
-     * one needs no stack frame. */
+    /* A block nobody watches and not from the pool is the common case: one load while nothing is
+     * watched, one hash and one load more when something is (lh_runtime.h); the other path is a
+     * tail call, so this one needs no stack frame. */
     if (LH_UNLIKELY(lh_block_maybe_watched(block))) {
         free_watched(real, block);
         return;
     }
+#else
+    if (LH_UNLIKELY(maybe_from_pool(block))) return;
 #endif
     free_body(real, block);
 }
 
-LH_EXPORT void *calloc(size_t count, size_t size) {
-    void *(*real)(size_t, size_t) = NEXT(calloc);
-    if (LH_UNLIKELY(real == NULL)) {
-        if (!resolving) {
-            lh_alloc_resolve();
-            return calloc(count, size);
-        }
-        size_t bytes;
-        if (__builtin_mul_overflow(count, size, &bytes)) {
-            errno = ENOMEM;
-            return NULL;
-        }
-        return early_alloc(bytes, 16); /* static memory: already zeroed */
+static LH_NOINLINE __attribute__((cold)) void *unresolved_calloc(size_t count, size_t size) {
+    if (!resolving) {
+        lh_alloc_resolve();
+        return NEXT(calloc)(count, size);
     }
-    LH_FORWARD_AND_COUNT(LH_HOOK_calloc, real(count, size)); /* the allocator checks the overflow */
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return early_alloc(bytes, 16); /* static memory: already zeroed */
+}
+
+LH_EXPORT void *calloc(size_t count, size_t size) {
+    /* the allocator checks the overflow */
+    LH_FORWARD_AND_COUNT(LH_HOOK_calloc, FORWARD(calloc)(count, size));
 }
 
 /* realloc counts the old block as freed and the new one as allocated (in place or not). */
@@ -675,7 +731,8 @@ static void *realloc_counted(lh_tls *t, int on, unsigned hook, void *block, size
     return moved;
 }
 
-/* A pool block grows (or shrinks) into a block of the allocator; the pool keeps its bytes. */
+/* A pool block grows (or shrinks) into a block of the allocator; the pool keeps its bytes. Also
+ * realloc's stub while the set is not resolved. */
 static LH_NOINLINE __attribute__((cold)) void *realloc_early(void *block, size_t size) {
     if (block != NULL && !from_pool(block)) {
         lh_alloc_resolve();
@@ -690,17 +747,15 @@ static LH_NOINLINE __attribute__((cold)) void *realloc_early(void *block, size_t
     return moved;
 }
 
-/* The same on the fast path (counters of our own, sizes from glibc's header). */
-static LH_NOINLINE void *realloc_fast(void *(*real)(void *, size_t), void *block, size_t size) {
-    size_t old = block != NULL ? header_usable(block) : 0; /* realloc(NULL, size): malloc(size) */
-    void *moved = real(block, size);
-    /* glibc: realloc(p, 0) frees p and returns NULL */
-    if (block != NULL && (LH_LIKELY(moved != NULL) || size == 0)) {
+/* A failed realloc on the fast path (NULL, size not 0: the block is untouched): its free, counted
+ * before the call, is given back. */
+static LH_NOINLINE __attribute__((cold)) void *realloc_failed(void *block) {
+    if (block != NULL) {
         lh_alloc_counts *c = lh_tls_data.alloc_fast; /* as before the call: nothing changes it */
-        lh_owner_add(&c->frees, 1);
-        lh_owner_add(&c->freed_bytes, old);
+        lh_owner_add(&c->frees, (uint64_t)-1); /* unsigned: adds minus one */
+        lh_owner_add(&c->freed_bytes, (uint64_t)0 - word_usable(header_word(block)));
     }
-    return counted(moved, LH_HOOK_realloc);
+    return NULL;
 }
 
 /* Off the fast path: counted when counting (realloc_counted), else the forward alone. */
@@ -711,12 +766,26 @@ static LH_NOINLINE void *realloc_other(void *(*real)(void *, size_t), void *bloc
     return realloc_counted(t, on, LH_HOOK_realloc, block, size);
 }
 
-/* The pool and resolving aside, a tail call: the wrapper keeps no register and needs no frame. */
+/* The fast path inline (counters of our own, sizes from glibc's header, not realloc(p, 0)): the old
+ * block is counted freed before the call, so that nothing but the block is kept across it (for a
+ * failure, which gives the count back); the new block is counted as malloc's are. */
+static void *unresolved_realloc(void *block, size_t size) { return realloc_early(block, size); }
+
 LH_EXPORT void *realloc(void *block, size_t size) {
-    void *(*real)(void *, size_t) = NEXT(realloc);
-    if (LH_UNLIKELY(from_pool(block) || real == NULL)) return realloc_early(block, size);
-    if (LH_LIKELY(fast_counts(&lh_tls_data) != NULL)) return realloc_fast(real, block, size);
-    return realloc_other(real, block, size);
+    void *(*real)(void *, size_t) = FORWARD(realloc);
+    if (LH_UNLIKELY(from_pool(block))) return realloc_early(block, size);
+    lh_alloc_counts *c = fast_counts(&lh_tls_data);
+    if (LH_UNLIKELY(c == NULL || size == 0)) return realloc_other(real, block, size);
+    if (block != NULL) {
+        size_t word = header_word(block);
+        if (LH_UNLIKELY(word_mapped(word))) return realloc_other(real, block, size);
+        lh_owner_add(&c->frees, 1);
+        lh_owner_add(&c->freed_bytes, word_usable(word));
+    }
+    void *moved = real(block, size);
+    if (LH_UNLIKELY(moved == NULL)) return realloc_failed(block);
+    /* The thread's state as before the call: the allocator calls no hook, so nothing changes it. */
+    return counted_own(&lh_tls_data, lh_tls_data.alloc_fast, moved, LH_HOOK_realloc);
 }
 
 /* As glibc's own reallocarray: the overflow check, then realloc through the process's realloc

@@ -103,9 +103,9 @@ struct lh_tls {
     lh_thread_rec *rec;
     /* The allocation detector's hot path (lh_alloc.c; owner-only), kept here so that a malloc reads
      * one thread block: its counters while the fast path applies (NULL: the slow path), and the
-     * byte count at which its storm limits are looked at (UINT64_MAX: not armed). */
+     * bytes it may still allocate before its storm limits are looked at (UINT64_MAX: not armed). */
     struct lh_alloc_counts *alloc_fast;
-    uint64_t alloc_gate;
+    uint64_t alloc_room;
 };
 
 extern __thread lh_tls lh_tls_data __attribute__((tls_model("initial-exec"))) LH_HIDDEN;
@@ -328,12 +328,13 @@ void lh_loop_find_interposers(void) LH_HIDDEN;
 /* ---- what detectors ask the runtime to watch ------------------------------------------------------ */
 
 /* Watched blocks: free() tells the detectors (their block_freed) about a block that some detector
- * watches (the timer detector: a live source's data). A counting filter of the watched addresses, one
- * 16-bit counter per hash (a detector watches fewer than 65536 blocks at a time: no counter
- * overflows), in the preload's zero-filled data, and their total: a free() costs one load while
- * nothing is watched, one hash and one load more when something is, and no call for a block
- * nobody watches. Relaxed: the filter only says "maybe"; the detector's own records
- * (acquire on their state) say for sure. A block watched twice is counted twice. */
+ * watches (the timer detector: a live source's data). The allocation detector watches the blocks of
+ * its start-up pool too, for good, so that free() finds them without a test of its own. A counting
+ * filter of the watched addresses, one 16-bit counter per hash (fewer than 65536 blocks are watched
+ * at a time: no counter overflows), in the preload's zero-filled data, and their total: a free()
+ * costs one load while nothing is watched, one hash and one load more when something is, and no
+ * call for a block nobody watches. Relaxed: the filter only says "maybe"; the detector's own
+ * records (acquire on their state) say for sure. A block watched twice is counted twice. */
 #define LH_WATCH_SLOTS 65536
 extern _Atomic uint16_t lh_watched_blocks[LH_WATCH_SLOTS] LH_HIDDEN;
 extern _Atomic uint64_t lh_watched_total LH_HIDDEN; /* blocks watched now: 0 in a program without timers */
