@@ -19,9 +19,9 @@
  *  - Hot path (glibc): initial-exec TLS only (reads of the guard, the thread's counters and the
  *    allocation owner; a subtraction from the room before the storm gate), one load of the
  *    forward's address, the forward, a read of the block's size word, and adds to counters only
- *    this thread writes. No shared atomic read-modify-write,
- *    no system call, no lock, errno untouched. With another allocator, sizes come from its own
- *    malloc_usable_size (a call per block, on the slow path).
+ *    this thread writes. No shared atomic read-modify-write, no system call, no lock, errno
+ *    untouched. With another allocator, sizes come from its own malloc_usable_size (a call per
+ *    block, on the slow path).
  *  - Before LoopHunter is initialised (and while it is being initialised) a call only forwards:
  *    these hooks never initialise anything.
  *  - LoopHunter's own work (the thread's guard > 0) is forwarded uncounted, so unwinding, report
@@ -202,14 +202,14 @@ static __thread bool resolving __attribute__((tls_model("initial-exec")));
  * depends on is published through lh_alloc_on. */
 static void *unresolved_malloc(size_t size);
 static void unresolved_free(void *block);
-static void *unresolved_realloc(void *block, size_t size);
+static void *realloc_early(void *block, size_t size);
 static void *unresolved_calloc(size_t count, size_t size);
 static struct {
     void *(*malloc)(size_t);
     void (*free)(void *);
     void *(*realloc)(void *, size_t);
     void *(*calloc)(size_t, size_t);
-} forward = {unresolved_malloc, unresolved_free, unresolved_realloc, unresolved_calloc};
+} forward = {unresolved_malloc, unresolved_free, realloc_early, unresolved_calloc};
 #define FORWARD(name) __atomic_load_n(&forward.name, __ATOMIC_RELAXED)
 
 /* One row of the family: its original (or the fallback), and for malloc what the summary says. */
@@ -627,8 +627,9 @@ static inline __attribute__((always_inline)) void *counted(void *block, unsigned
 
 /* Each wrapper called before the set is resolved resolves it, then runs again for real; unless
  * this thread is the one resolving: then the start-up pool serves it (early_alloc). malloc, free,
- * realloc and calloc do so through their forward's stub (unresolved_<name>), which returns what the
- * allocator (or the pool) returned to the wrapper, which counts it when counting is on. */
+ * realloc and calloc do so through their forward's stub (unresolved_<name>, realloc_early), which
+ * returns what the allocator (or the pool) returned to the wrapper, which counts it when counting
+ * is on. */
 static LH_NOINLINE __attribute__((cold)) void *unresolved_malloc(size_t size) {
     if (resolving) return early_alloc(size, 16);
     lh_alloc_resolve();
@@ -769,8 +770,6 @@ static LH_NOINLINE void *realloc_other(void *(*real)(void *, size_t), void *bloc
 /* The fast path inline (counters of our own, sizes from glibc's header, not realloc(p, 0)): the old
  * block is counted freed before the call, so that nothing but the block is kept across it (for a
  * failure, which gives the count back); the new block is counted as malloc's are. */
-static void *unresolved_realloc(void *block, size_t size) { return realloc_early(block, size); }
-
 LH_EXPORT void *realloc(void *block, size_t size) {
     void *(*real)(void *, size_t) = FORWARD(realloc);
     if (LH_UNLIKELY(from_pool(block))) return realloc_early(block, size);
