@@ -4,7 +4,8 @@
  * keeps it. Whole-program instruction counts of a program that reallocates a lot (Qt 6 Quick) move
  * by several percent with nothing but the heap's layout (glibc's realloc grows a block in place or
  * copies it, depending on its neighbour); scripts/bench/qt.sh runs plain and LoopHunter under the
- * same seeds and reports the overhead's median and range over them. Not part of LoopHunter.
+ * same seeds and reports the difference of the means with its standard error, and the part outside
+ * glibc's realloc. Not part of LoopHunter.
  */
 #include <stdlib.h>
 
